@@ -1,0 +1,415 @@
+//! The operations: the single-file call (`apply(source, diff, mode)`) and multi-file patches
+//! applied atomically over sources the caller supplies.
+
+use std::str::FromStr;
+
+use crate::build::{build_add, build_update};
+use crate::error::{Diagnostics, Error, Status};
+use crate::locate::locate_hunks;
+use crate::options::Options;
+use crate::patch::{parse_patch, FileOp, Hunk, LineKind, OpKind, Patch};
+use crate::report::{finish, Applied, HunkReport};
+use crate::text::{strip_bom, Lines};
+
+/// What the single-file call does with the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Apply the diff's hunks to the source.
+    Update,
+    /// Build a new file from the diff's `+` lines; the source is ignored.
+    Create,
+    /// Return empty text and list every source line as removed.
+    Delete,
+    /// Apply edits like update and report the destination path.
+    Move,
+}
+
+impl Mode {
+    /// Every mode, in C ABI order (0 = update, 1 = create, 2 = delete, 3 = move).
+    pub const ALL: [Mode; 4] = [Mode::Update, Mode::Create, Mode::Delete, Mode::Move];
+
+    /// The lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Update => "update",
+            Mode::Create => "create",
+            Mode::Delete => "delete",
+            Mode::Move => "move",
+        }
+    }
+}
+
+impl FromStr for Mode {
+    type Err = Error;
+
+    /// Parses `update`, `create`, `delete` or `move`; anything else is
+    /// [`Status::UnsupportedMode`], never a silent update.
+    fn from_str(s: &str) -> Result<Mode, Error> {
+        Mode::ALL
+            .iter()
+            .copied()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                Error::simple(
+                    Status::UnsupportedMode,
+                    format!("unsupported mode {s:?}: expected update, create, delete or move"),
+                )
+            })
+    }
+}
+
+/// Applies a single-file diff to `source`.
+///
+/// `diff` is a bare diff (hunks only) or an envelope naming exactly one file whose operation
+/// agrees with `mode`.
+///
+/// ```
+/// use v4a::{apply, Mode, Options};
+/// let r = apply(
+///     "function add(a, b) {\n  return a - b\n}\n",
+///     "@@ function add(a, b) {\n-  return a - b\n+  return a + b\n",
+///     Mode::Update,
+///     &Options::default(),
+/// ).unwrap();
+/// assert_eq!(r.text, "function add(a, b) {\n  return a + b\n}\n");
+/// assert_eq!(r.fuzz, 0);
+/// ```
+pub fn apply(source: &str, diff: &str, mode: Mode, opts: &Options) -> Result<Applied, Error> {
+    opts.validate()?;
+    if mode == Mode::Delete {
+        return apply_delete_mode(source, diff);
+    }
+    let patch = parse_patch(diff)?;
+    let op = single_op(&patch, mode)?;
+    match mode {
+        Mode::Create => {
+            let hunk = create_hunk(op)?;
+            Ok(add_result(hunk, op, opts))
+        }
+        _ => {
+            if op.kind != OpKind::Update {
+                return Err(mode_mismatch(op, mode));
+            }
+            update(source, op, opts)
+        }
+    }
+}
+
+/// [`apply`] over bytes: invalid UTF-8 in either input is [`Status::InvalidUtf8`] with the
+/// byte offset.
+pub fn apply_bytes(
+    source: &[u8],
+    diff: &[u8],
+    mode: Mode,
+    opts: &Options,
+) -> Result<Applied, Error> {
+    let diff = std::str::from_utf8(diff).map_err(|e| Error::invalid_utf8("patch", e))?;
+    let source = if mode == Mode::Create {
+        ""
+    } else {
+        std::str::from_utf8(source).map_err(|e| Error::invalid_utf8("source", e))?
+    };
+    apply(source, diff, mode, opts)
+}
+
+fn single_op(patch: &Patch, mode: Mode) -> Result<&FileOp, Error> {
+    match patch.ops.as_slice() {
+        [op] => {
+            if op.is_move() && mode == Mode::Update {
+                return Err(mode_mismatch(op, mode));
+            }
+            Ok(op)
+        }
+        ops => Err(Error::simple(
+            Status::InvalidArgument,
+            format!(
+                "the patch names {} files, but the single-file call applies one; use the \
+                 multi-file API (apply_patch) for patches with several files",
+                ops.len()
+            ),
+        )),
+    }
+}
+
+fn mode_mismatch(op: &FileOp, mode: Mode) -> Error {
+    let what = match op.kind {
+        OpKind::Add => "adds",
+        OpKind::Delete => "deletes",
+        OpKind::Update if op.is_move() => "moves",
+        OpKind::Update => "updates",
+    };
+    Error::new(
+        Status::InvalidArgument,
+        format!(
+            "the patch {what} {} but the mode is {}: the file operation must agree with the mode",
+            op.path,
+            mode.name()
+        ),
+        Diagnostics {
+            patch_line: Some(op.patch_line),
+            path: Some(op.path.clone()),
+            ..Diagnostics::default()
+        },
+    )
+}
+
+/// For mode create: an Add File body, or a bare diff of one hunk of `+` lines.
+fn create_hunk(op: &FileOp) -> Result<&Hunk, Error> {
+    let bad = |line: u32, msg: &str| Error::syntax(line, msg.to_string());
+    match op.kind {
+        OpKind::Add => Ok(&op.hunks[0]),
+        OpKind::Update if op.path.is_empty() => match op.hunks.as_slice() {
+            [h] if h.anchors.is_empty() => {
+                if let Some(l) = h.lines.iter().find(|l| l.kind != LineKind::Add) {
+                    return Err(bad(
+                        l.patch_line,
+                        &format!(
+                            "line {}: in create mode every line of the diff must start with '+'",
+                            l.patch_line
+                        ),
+                    ));
+                }
+                Ok(h)
+            }
+            _ => Err(bad(
+                op.patch_line,
+                "in create mode the diff is the new file's lines, each starting with '+', \
+                 without \"@@\" lines",
+            )),
+        },
+        _ => Err(mode_mismatch(op, Mode::Create)),
+    }
+}
+
+fn apply_delete_mode(source: &str, diff: &str) -> Result<Applied, Error> {
+    if !diff.trim().is_empty() {
+        let patch = parse_patch(diff)?;
+        match patch.ops.as_slice() {
+            [op] if op.kind == OpKind::Delete => {}
+            [op] => return Err(mode_mismatch(op, Mode::Delete)),
+            _ => {
+                return Err(Error::simple(
+                    Status::InvalidArgument,
+                    "in delete mode the diff must be empty or a single \"*** Delete File:\" header",
+                ))
+            }
+        }
+    }
+    Ok(delete_result(source, None))
+}
+
+fn delete_result(source: &str, path: Option<&str>) -> Applied {
+    let (_, body) = strip_bom(source);
+    let n = Lines::split(body).len();
+    Applied {
+        text: String::new(),
+        source: source.to_string(),
+        path: path.map(str::to_string),
+        destination: None,
+        hunks: Vec::new(),
+        fuzz: 0,
+        diff: Vec::new(),
+        segments: Vec::new(),
+        changes: if n > 0 {
+            vec![crate::build::Change {
+                old: 0..n,
+                new: 0..0,
+                hunk: 0,
+            }]
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+fn add_result(hunk: &Hunk, op: &FileOp, opts: &Options) -> Applied {
+    let text = build_add(Some(hunk), opts);
+    let n = Lines::split(&text).len();
+    let mut a = Applied {
+        text,
+        source: String::new(),
+        path: (!op.path.is_empty()).then(|| op.path.clone()),
+        destination: None,
+        hunks: Vec::new(),
+        fuzz: 0,
+        diff: Vec::new(),
+        segments: Vec::new(),
+        changes: if n > 0 {
+            vec![crate::build::Change {
+                old: 0..0,
+                new: 0..n,
+                hunk: 0,
+            }]
+        } else {
+            Vec::new()
+        },
+    };
+    finish(&mut a, opts);
+    a
+}
+
+/// Applies an Update operation's hunks to `source`.
+fn update(source: &str, op: &FileOp, opts: &Options) -> Result<Applied, Error> {
+    let (bom, body) = strip_bom(source);
+    let lines = Lines::split(body);
+    let placements =
+        locate_hunks(&lines, &op.hunks, &op.path, opts).map_err(|e| e.with_path(&op.path))?;
+    let built = build_update(&lines, bom, &op.hunks, &placements, opts);
+    let hunks = placements
+        .iter()
+        .zip(&built.hunks)
+        .zip(&op.hunks)
+        .map(|((p, b), h)| HunkReport {
+            old_start: p.start as u32 + 1,
+            old_len: p.old_len as u32,
+            new_start: b.new_start as u32 + 1,
+            new_len: b.new_len as u32,
+            level: p.level,
+            line_levels: p.line_levels.clone(),
+            fuzz: p.fuzz,
+            candidates: p.candidates,
+            reindented: b.reindented,
+            already_applied: p.already_applied,
+            end_of_file: p.end_of_file,
+            out_of_order: p.out_of_order,
+            patch_line: h.patch_line,
+        })
+        .collect::<Vec<_>>();
+    let mut a = Applied {
+        text: built.text,
+        source: source.to_string(),
+        path: (!op.path.is_empty()).then(|| op.path.clone()),
+        destination: op.move_to.clone(),
+        fuzz: hunks.iter().map(|h| h.fuzz).sum(),
+        hunks,
+        diff: Vec::new(),
+        segments: Vec::new(),
+        changes: built.changes,
+    };
+    finish(&mut a, opts);
+    Ok(a)
+}
+
+/// The result of one file operation of a multi-file patch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileResult {
+    /// Add, delete or update.
+    pub kind: OpKind,
+    /// The path as written in the patch.
+    pub path: String,
+    /// The move destination as written (`None` unless the file moves to another path).
+    pub move_to: Option<String>,
+    /// The new text, the original source and the reports.
+    pub applied: Applied,
+}
+
+impl FileResult {
+    /// The path the result should be written to.
+    pub fn target(&self) -> &str {
+        self.move_to.as_deref().unwrap_or(&self.path)
+    }
+}
+
+/// The results of every operation of a multi-file patch, in patch order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatchResult {
+    /// One result per file operation.
+    pub files: Vec<FileResult>,
+}
+
+impl PatchResult {
+    /// The summary other engines print, which models know:
+    /// `Success. Updated the following files:` then `A path`, `M path`, `D path` lines
+    /// (a move is reported as `M destination`).
+    pub fn summary(&self) -> String {
+        let mut s = String::from("Success. Updated the following files:\n");
+        for f in &self.files {
+            let letter = match f.kind {
+                OpKind::Add => 'A',
+                OpKind::Delete => 'D',
+                OpKind::Update => 'M',
+            };
+            s.push_str(&format!("{letter} {}\n", f.target()));
+        }
+        s
+    }
+}
+
+/// Applies every operation of `patch`, reading current file texts through `sources`. Either
+/// every file's result is returned, or the first error: nothing is partially applied.
+///
+/// `sources(path)` returns the current bytes of a file the patch reads (the path of every
+/// Update and Delete), or `None` when there is no such file ([`Status::MissingSource`]).
+///
+/// ```
+/// use std::collections::HashMap;
+/// let patch = v4a::parse_patch(
+///     "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** Add File: b.txt\n+new\n*** End Patch\n",
+/// ).unwrap();
+/// let files = HashMap::from([("a.txt", "one\n")]);
+/// let result = v4a::apply_patch(&patch, |p| files.get(p).copied(), &v4a::Options::default()).unwrap();
+/// assert_eq!(result.files[0].applied.text, "two\n");
+/// assert_eq!(result.files[1].applied.text, "new\n");
+/// assert_eq!(result.summary(), "Success. Updated the following files:\nM a.txt\nA b.txt\n");
+/// ```
+pub fn apply_patch<S, F>(
+    patch: &Patch,
+    mut sources: F,
+    opts: &Options,
+) -> Result<PatchResult, Error>
+where
+    S: AsRef<[u8]>,
+    F: FnMut(&str) -> Option<S>,
+{
+    opts.validate()?;
+    let mut files = Vec::with_capacity(patch.ops.len());
+    for op in &patch.ops {
+        let applied = match op.kind {
+            OpKind::Add => add_result(&op.hunks[0], op, opts),
+            OpKind::Delete | OpKind::Update => {
+                let Some(src) = sources(&op.path) else {
+                    return Err(Error::new(
+                        Status::MissingSource,
+                        format!(
+                            "{} (patch line {}) {} a file that does not exist or was not \
+                             supplied: {}",
+                            op.path,
+                            op.patch_line,
+                            if op.kind == OpKind::Delete {
+                                "deletes"
+                            } else {
+                                "updates"
+                            },
+                            if op.kind == OpKind::Delete {
+                                "check the path"
+                            } else {
+                                "check the path, or use \"*** Add File:\" to create it"
+                            }
+                        ),
+                        Diagnostics {
+                            path: Some(op.path.clone()),
+                            patch_line: Some(op.patch_line),
+                            ..Diagnostics::default()
+                        },
+                    ));
+                };
+                let text = std::str::from_utf8(src.as_ref())
+                    .map_err(|e| Error::invalid_utf8("source", e).with_path(&op.path))?;
+                if op.kind == OpKind::Delete {
+                    let mut a = delete_result(text, Some(&op.path));
+                    finish(&mut a, opts);
+                    a
+                } else {
+                    update(text, op, opts)?
+                }
+            }
+        };
+        files.push(FileResult {
+            kind: op.kind,
+            path: op.path.clone(),
+            move_to: op.move_to.clone().filter(|m| *m != op.path),
+            applied,
+        });
+    }
+    Ok(PatchResult { files })
+}

@@ -1,0 +1,46 @@
+//! # v4a
+//!
+//! Applies **V4A patches** — the anchored, line-number-free edit format that language models
+//! emit through tool calls (`*** Begin Patch` … `*** End Patch`) — to text held in memory, and
+//! returns the patched text with a structured account of every change.
+//!
+//! The edit lands where the model meant, or it does not land at all and the [`Error`] says
+//! exactly how to fix the patch; every byte the patch did not mean to change (line endings,
+//! BOM, final newline, indentation, typography) is preserved.
+//!
+//! The pipeline has one module per stage: [`patch`] (the format) → `locate` (match levels,
+//! anchors, uniqueness) → `build` (the new text) → [`report`] (results).
+//!
+//! ```
+//! use v4a::{apply, Mode, Options};
+//!
+//! let source = "class App:\n    def run(self):\n        x = 1\n        y = 2\n        return x + y\n";
+//! let diff = "@@ class App\n@@     def run(self):\n         x = 1\n-        y = 2\n+        y = 3\n";
+//! let result = apply(source, diff, Mode::Update, &Options::default()).unwrap();
+//! assert_eq!(result.text, source.replace("y = 2", "y = 3"));
+//! assert_eq!(result.hunks[0].old_start, 3);
+//! ```
+//!
+//! Multi-file patches are parsed with [`parse_patch`] and applied atomically with
+//! [`apply_patch`], over sources the caller supplies: the engine never touches the disk.
+
+#![warn(missing_docs)]
+
+mod apply;
+mod build;
+pub mod error;
+mod locate;
+mod options;
+pub mod patch;
+pub mod report;
+mod text;
+
+pub use apply::{apply, apply_bytes, apply_patch, FileResult, Mode, PatchResult};
+pub use build::Change;
+pub use error::{ClosestRegion, Diagnostics, Error, Status};
+pub use locate::{normalize, normalized, Level};
+pub use options::{DiffStyle, LineEnding, Options};
+pub use patch::{
+    classify_path, parse_patch, Anchor, FileOp, Hunk, Line, LineKind, OpKind, Patch, PathClass,
+};
+pub use report::{Applied, DiffKind, DiffLine, HunkReport, Segment};

@@ -1,0 +1,509 @@
+//! Diagnostics written for the model: for an ambiguous hunk, every candidate and a concrete fix;
+//! for a hunk that is not found, the closest region, the lines that differ (whitespace made
+//! visible) and a corrected hunk built from the file's real lines.
+
+use std::ops::Range;
+
+use rustc_hash::FxHashMap;
+use similar::{capture_diff_slices, Algorithm, DiffOp};
+
+use super::anchor::{enclosing_header, AnchorMatch};
+use super::index::{hash_str, Budget, LineIndex};
+use super::level::{normalize, normalized, Level};
+use super::Context;
+use crate::error::{ClosestRegion, Diagnostics, Error, Status};
+use crate::options::Options;
+use crate::patch::LineKind;
+
+/// "40, 88 and 131" from 0-based lines.
+pub(crate) fn line_list(lines: &[usize]) -> String {
+    let shown: Vec<String> = lines.iter().take(20).map(|l| (l + 1).to_string()).collect();
+    let mut s = match shown.len() {
+        0 => String::new(),
+        1 => shown[0].clone(),
+        k => format!("{} and {}", shown[..k - 1].join(", "), shown[k - 1]),
+    };
+    if lines.len() > 20 {
+        s = format!("{} … ({} in all)", shown.join(", "), lines.len());
+    }
+    s
+}
+
+/// A line quoted with its whitespace made visible: `·` space, `→` tab, `\u{..}` for other
+/// invisible characters.
+pub(crate) fn visible(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 2);
+    out.push('"');
+    for c in line.chars() {
+        match c {
+            ' ' => out.push('·'),
+            '\t' => out.push('→'),
+            '"' => out.push_str("\\\""),
+            c if c.is_whitespace()
+                || c.is_control()
+                || matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}') =>
+            {
+                out.push_str(&format!("\\u{{{:04X}}}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Similarity of two lines in 0.0..=1.0: character-bigram Dice on their folded forms.
+pub(crate) fn similarity(a: &str, b: &str) -> f64 {
+    let a = normalized(a, Level::Fold);
+    let b = normalized(b, Level::Fold);
+    if a == b {
+        return 1.0;
+    }
+    let bigrams = |s: &str| -> Vec<(char, char)> {
+        let cs: Vec<char> = s.chars().collect();
+        let mut v: Vec<(char, char)> = cs.windows(2).map(|w| (w[0], w[1])).collect();
+        if v.is_empty() {
+            v.extend(cs.first().map(|&c| (c, '\0')));
+        }
+        v.sort_unstable();
+        v
+    };
+    let (x, y) = (bigrams(&a), bigrams(&b));
+    if x.is_empty() || y.is_empty() {
+        return 0.0;
+    }
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * common as f64 / (x.len() + y.len()) as f64
+}
+
+/// The `k` lines of `range` most similar to `text` (best first), with their similarity.
+pub(crate) fn closest_lines(
+    index: &mut LineIndex<'_>,
+    text: &str,
+    range: Range<usize>,
+    k: usize,
+    budget: &mut Budget,
+) -> Vec<(usize, f64)> {
+    let lines = index.lines();
+    let mut best: Vec<(usize, f64)> = Vec::new();
+    let want = normalized(text, Level::Fold);
+    for i in range {
+        if budget.charge(1).is_err() {
+            break;
+        }
+        let line = lines.get(i);
+        let mut s = similarity(line, text);
+        if !want.is_empty() && normalized(line, Level::Fold).starts_with(&want) {
+            s = s.max(0.9);
+        }
+        if s >= 0.4 {
+            best.push((i, s));
+            best.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            best.truncate(k);
+        }
+    }
+    best
+}
+
+/// The ambiguity error for an unanchored hunk matching `found` places at `level`.
+pub(crate) fn ambiguous(
+    index: &mut LineIndex<'_>,
+    cx: &Context<'_>,
+    old: &[&str],
+    found: &[usize],
+    level: Level,
+    _opts: &Options,
+    _budget: &mut Budget,
+) -> Error {
+    let m = old.len();
+    let n = index.len();
+    let mut fixes = Vec::new();
+    let mut suggestion = None;
+    for &c in found.iter().take(3) {
+        let mut ways = Vec::new();
+        if let Some(h) = enclosing_header(index, c, 5000) {
+            let text = index.lines().get(h).trim().to_string();
+            // The header is a good anchor when only one line of the file reads like it.
+            let same = index
+                .find_line(
+                    &text,
+                    Level::Trim,
+                    false,
+                    0..n,
+                    2,
+                    &mut Budget::new(u64::MAX),
+                )
+                .unwrap_or_default();
+            if same.len() == 1 {
+                ways.push(format!("add the anchor \"@@ {text}\" (line {})", h + 1));
+                suggestion.get_or_insert(format!("@@ {text}"));
+            }
+        }
+        let distinct = |index: &mut LineIndex<'_>, at: usize, delta: isize| -> bool {
+            let line = index.lines().get(at);
+            found.iter().filter(|&&o| o != c).all(|&o| {
+                let j = o as isize + delta;
+                j < 0 || j as usize >= n || !index.line_eq(j as usize, level, line)
+            })
+        };
+        if c > 0 && distinct(index, c - 1, -1) {
+            let line = index.lines().get(c - 1);
+            ways.push(format!(
+                "start the hunk with the context line \" {line}\" (line {c})"
+            ));
+            suggestion.get_or_insert(format!(" {line}"));
+        } else if c + m < n && distinct(index, c + m, m as isize) {
+            let line = index.lines().get(c + m);
+            ways.push(format!(
+                "end the hunk with the context line \" {line}\" (line {})",
+                c + m + 1
+            ));
+            suggestion.get_or_insert(format!(" {line}"));
+        }
+        if !ways.is_empty() {
+            fixes.push(format!("To pick line {}: {}.", c + 1, ways.join(", or ")));
+        }
+    }
+    let mut message = format!(
+        "{} matches {} places in {}: lines {}.",
+        cx.hunk_label(),
+        found.len(),
+        cx.file_name(),
+        line_list(found)
+    );
+    if fixes.is_empty() {
+        message.push_str(
+            " Add an \"@@\" anchor line that names the enclosing block, or include more \
+             unchanged lines around the change, so that only one place matches.",
+        );
+    } else {
+        message.push_str(" Add an anchor that names the enclosing block, or include more unchanged lines around the change.\n");
+        message.push_str(&fixes.join("\n"));
+    }
+    Error::new(
+        Status::Ambiguous,
+        message,
+        Diagnostics {
+            candidates: found.iter().map(|&c| c as u32 + 1).collect(),
+            suggestion,
+            ..cx.diagnostics()
+        },
+    )
+}
+
+/// The not-found error: closest region, differing lines, corrected hunk.
+pub(crate) fn not_found(
+    index: &mut LineIndex<'_>,
+    cx: &Context<'_>,
+    old: &[&str],
+    anchor: Option<&AnchorMatch>,
+    region_start: usize,
+    _opts: &Options,
+    _budget: &mut Budget,
+) -> Error {
+    let n = index.len();
+    let from = anchor.map_or(0, |a| a.line);
+    let after = match anchor {
+        Some(a) => format!(" after its anchor (line {})", a.line + 1),
+        None if region_start > 0 => String::new(),
+        None => String::new(),
+    };
+    let mut message = format!(
+        "{} was not found in {}{}: its context and '-' lines do not match any place.",
+        cx.hunk_label(),
+        cx.file_name(),
+        after
+    );
+    let mut diagnostics = cx.diagnostics();
+    // Diagnostics get a budget of their own, proportional to the file.
+    let mut budget = Budget::new(20_000_000 + 20 * n as u64);
+    let region = if n == 0 {
+        None
+    } else {
+        closest_region(index, old, from..n, &mut budget)
+    };
+    match region {
+        Some(r) if r.similarity >= 0.3 => {
+            let corrected = corrected_hunk(index, cx, old, &r);
+            message.push_str(&format!(
+                "\nThe closest place is lines {}–{} ({}% similar). Lines that differ:\n{}",
+                r.start + 1,
+                r.end,
+                (r.similarity * 100.0).round(),
+                corrected.differences
+            ));
+            message.push_str(&format!(
+                "\nResend the hunk with the file's real lines:\n{}",
+                corrected.text
+            ));
+            diagnostics.closest = Some(ClosestRegion {
+                start_line: r.start as u32 + 1,
+                end_line: r.end as u32,
+                similarity: r.similarity,
+            });
+            diagnostics.corrected_hunk = Some(corrected.text);
+        }
+        _ => {
+            message.push_str(if n == 0 {
+                " The file is empty."
+            } else {
+                " Nothing in the file is close to it: check the file path, and copy the lines \
+                 exactly from the current file."
+            });
+        }
+    }
+    Error::new(Status::ContextNotFound, message, diagnostics)
+}
+
+struct Region {
+    start: usize,
+    end: usize,
+    similarity: f64,
+}
+
+/// Finds the window of the file most similar to `old`: line-hash votes on diagonals (rare
+/// lines vote; frequent ones carry no information), then a similarity score on the best few.
+fn closest_region(
+    index: &mut LineIndex<'_>,
+    old: &[&str],
+    range: Range<usize>,
+    budget: &mut Budget,
+) -> Option<Region> {
+    let m = old.len();
+    if m == 0 || range.is_empty() {
+        return None;
+    }
+    let lines = index.lines();
+    let mut buf = String::new();
+    let mut pattern_keys: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    for (i, l) in old.iter().enumerate() {
+        pattern_keys
+            .entry(hash_str(normalize(l, Level::Fold, &mut buf)))
+            .or_default()
+            .push(i);
+    }
+    // Occurrences of each pattern key in the range.
+    let mut occurrences: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    for j in range.clone() {
+        if budget.charge(1).is_err() {
+            break;
+        }
+        let key = hash_str(normalize(lines.get(j), Level::Fold, &mut buf));
+        if pattern_keys.contains_key(&key) {
+            let v = occurrences.entry(key).or_default();
+            if v.len() <= 64 {
+                v.push(j);
+            }
+        }
+    }
+    let mut votes: FxHashMap<isize, u32> = FxHashMap::default();
+    let mut rare_seen = false;
+    for (key, occ) in &occurrences {
+        if occ.len() > 64 {
+            continue;
+        }
+        rare_seen = true;
+        for &j in occ {
+            for &i in &pattern_keys[key] {
+                *votes.entry(j as isize - i as isize).or_default() += 1;
+            }
+        }
+    }
+    if !rare_seen {
+        for (key, occ) in &occurrences {
+            for &j in occ.iter().take(16) {
+                for &i in &pattern_keys[key] {
+                    *votes.entry(j as isize - i as isize).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut diagonals: Vec<(isize, u32)> = votes.into_iter().collect();
+    diagonals.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    diagonals.truncate(8);
+    if diagonals.is_empty() {
+        // Nothing shares a line: score windows by line similarity at a few spread positions.
+        let step = (range.len() / 64).max(1);
+        diagonals = range
+            .clone()
+            .step_by(step)
+            .map(|s| (s as isize, 0))
+            .collect();
+    }
+    let mut best: Option<Region> = None;
+    for (d, _) in diagonals {
+        let start = d.clamp(range.start as isize, range.end as isize - 1) as usize;
+        let end = (start + m).min(range.end);
+        let mut total = 0.0;
+        for (k, p) in old.iter().enumerate() {
+            if start + k < end {
+                total += similarity(lines.get(start + k), p);
+            }
+        }
+        let s = total / m as f64;
+        if best.as_ref().is_none_or(|b| s > b.similarity) {
+            best = Some(Region {
+                start,
+                end,
+                similarity: s,
+            });
+        }
+    }
+    best
+}
+
+struct Corrected {
+    text: String,
+    differences: String,
+}
+
+/// Rewrites the hunk with the file's real lines of `region`, aligning the old side to the
+/// region with a line diff (pairs of differing lines are replacements).
+fn corrected_hunk(
+    index: &mut LineIndex<'_>,
+    cx: &Context<'_>,
+    old: &[&str],
+    r: &Region,
+) -> Corrected {
+    let lines = index.lines();
+    // Widen the region a little so skipped or invented lines still align.
+    let lo = r.start.saturating_sub(2);
+    let hi = (r.end + 2).min(lines.len());
+    let region: Vec<&str> = (lo..hi).map(|j| lines.get(j)).collect();
+    let pn: Vec<String> = old.iter().map(|l| normalized(l, Level::Fold)).collect();
+    let rn: Vec<String> = region.iter().map(|l| normalized(l, Level::Fold)).collect();
+    let ops = capture_diff_slices(Algorithm::Myers, &pn, &rn);
+    // For each old-side line: the file line it corresponds to (if any), and file lines that
+    // precede it without a counterpart.
+    let mut map: Vec<Option<usize>> = vec![None; old.len()];
+    let mut extra_before: Vec<Vec<usize>> = vec![Vec::new(); old.len() + 1];
+    let mut first_file = None;
+    let mut last_file = None;
+    for op in &ops {
+        match *op {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                for k in 0..len {
+                    map[old_index + k] = Some(new_index + k);
+                }
+                first_file.get_or_insert(new_index);
+                last_file = Some(new_index + len - 1);
+            }
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                let pairs = old_len.min(new_len);
+                for k in 0..pairs {
+                    map[old_index + k] = Some(new_index + k);
+                }
+                for k in pairs..new_len {
+                    extra_before[old_index + old_len].push(new_index + k);
+                }
+                first_file.get_or_insert(new_index);
+                last_file = Some(new_index + new_len - 1);
+            }
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => {
+                for k in 0..new_len {
+                    extra_before[old_index].push(new_index + k);
+                }
+            }
+            DiffOp::Delete { .. } => {}
+        }
+    }
+    let (first_file, last_file) = match (first_file, last_file) {
+        (Some(a), Some(b)) => (a, b),
+        _ => (0, region.len().saturating_sub(1)),
+    };
+    let in_span = |j: &usize| *j >= first_file && *j <= last_file;
+    let mut text = String::new();
+    for a in &cx.hunk.anchors {
+        text.push_str(&format!("@@ {}\n", a.text));
+    }
+    if cx.hunk.anchors.is_empty() {
+        text.push_str("@@\n");
+    }
+    let mut differences = Vec::new();
+    let mut k = 0usize; // old-side index
+    for line in &cx.hunk.lines {
+        match line.kind {
+            LineKind::Add => {
+                text.push('+');
+                text.push_str(&line.text);
+                text.push('\n');
+            }
+            LineKind::Context | LineKind::Delete => {
+                for &j in extra_before[k].iter().filter(|j| in_span(j)) {
+                    text.push(' ');
+                    text.push_str(region[j]);
+                    text.push('\n');
+                    if differences.len() < 8 {
+                        differences.push(format!(
+                            "  file line {} {} is missing from the hunk",
+                            lo + j + 1,
+                            visible(region[j])
+                        ));
+                    }
+                }
+                let prefix = if line.kind == LineKind::Context {
+                    ' '
+                } else {
+                    '-'
+                };
+                match map[k] {
+                    Some(j) => {
+                        text.push(prefix);
+                        text.push_str(region[j]);
+                        text.push('\n');
+                        if region[j] != line.text && differences.len() < 8 {
+                            differences.push(format!(
+                                "  patch line {} {}\n  file line  {} {}",
+                                line.patch_line,
+                                visible(&line.text),
+                                lo + j + 1,
+                                visible(region[j])
+                            ));
+                        }
+                    }
+                    None => {
+                        if differences.len() < 8 {
+                            differences.push(format!(
+                                "  patch line {} {} is not in the file",
+                                line.patch_line,
+                                visible(&line.text)
+                            ));
+                        }
+                    }
+                }
+                k += 1;
+            }
+        }
+    }
+    if differences.is_empty() {
+        differences.push("  (the lines match only in a different order)".to_string());
+    }
+    Corrected {
+        text,
+        differences: differences.join("\n"),
+    }
+}

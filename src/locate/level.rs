@@ -1,0 +1,218 @@
+//! The five match levels and the normalisation behind each.
+//!
+//! Levels nest: two lines equal at one level are equal at every looser level. Normalisation
+//! is for matching only; output is never normalised.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// How loosely two lines are compared, strictest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Level {
+    /// Bytes equal (terminator excluded). Fuzz 0.
+    Exact = 0,
+    /// Equal after removing trailing whitespace. Fuzz 1.
+    TrimEnd = 1,
+    /// Equal after removing leading and trailing whitespace. Fuzz 10.
+    Trim = 2,
+    /// Trimmed, and every internal run of whitespace is one space. Fuzz 50.
+    Collapse = 3,
+    /// Collapsed after Unicode folding (NFKC, quotes, dashes, ellipsis, spaces, zero-width
+    /// characters). Fuzz 100.
+    #[default]
+    Fold = 4,
+}
+
+impl Level {
+    /// Every level, strictest first.
+    pub const ALL: [Level; 5] = [
+        Level::Exact,
+        Level::TrimEnd,
+        Level::Trim,
+        Level::Collapse,
+        Level::Fold,
+    ];
+
+    /// The fuzz a match at this level adds.
+    pub fn fuzz(self) -> u32 {
+        match self {
+            Level::Exact => 0,
+            Level::TrimEnd => 1,
+            Level::Trim => 10,
+            Level::Collapse => 50,
+            Level::Fold => 100,
+        }
+    }
+
+    /// The stable lower-case name (`"exact"`, `"trim_end"`, `"trim"`, `"collapse"`, `"fold"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Exact => "exact",
+            Level::TrimEnd => "trim_end",
+            Level::Trim => "trim",
+            Level::Collapse => "collapse",
+            Level::Fold => "fold",
+        }
+    }
+
+    /// The level with this name.
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.iter().copied().find(|l| l.name() == name)
+    }
+
+    /// The level with this numeric value (0 = exact … 4 = fold).
+    pub fn from_index(i: u32) -> Option<Level> {
+        Level::ALL.get(i as usize).copied()
+    }
+
+    /// Levels from exact up to and including `self`.
+    pub fn up_to(self) -> &'static [Level] {
+        &Level::ALL[..=self as usize]
+    }
+}
+
+/// Writes the normalised form of `line` at `level` into `out` (cleared first). Returns the
+/// slice to compare: `line` itself when normalisation is a sub-slice, else `out`.
+pub fn normalize<'a>(line: &'a str, level: Level, out: &'a mut String) -> &'a str {
+    match level {
+        Level::Exact => line,
+        Level::TrimEnd => line.trim_end(),
+        Level::Trim => line.trim(),
+        Level::Collapse => {
+            let t = line.trim();
+            if !needs_collapse(t) {
+                return t;
+            }
+            out.clear();
+            collapse_into(t.chars(), out);
+            out
+        }
+        Level::Fold => {
+            if line.is_ascii() {
+                return normalize(line, Level::Collapse, out);
+            }
+            out.clear();
+            let mut folded = String::with_capacity(line.len());
+            for c in line.nfkc() {
+                fold_char(c, &mut folded);
+            }
+            collapse_into(folded.trim().chars(), out);
+            out
+        }
+    }
+}
+
+/// True when a trimmed line has a whitespace run other than a single ASCII space.
+fn needs_collapse(t: &str) -> bool {
+    let mut prev_space = false;
+    for c in t.chars() {
+        if c.is_whitespace() {
+            if prev_space || c != ' ' {
+                return true;
+            }
+            prev_space = true;
+        } else {
+            prev_space = false;
+        }
+    }
+    false
+}
+
+fn collapse_into(chars: impl Iterator<Item = char>, out: &mut String) {
+    let mut pending_space = false;
+    for c in chars {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+        } else {
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(c);
+        }
+    }
+}
+
+/// Folds one (already NFKC-normalised) character into its ASCII look-alike.
+pub(crate) fn fold_char(c: char, out: &mut String) {
+    match c {
+        // Single quotes, primes and look-alikes.
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '\u{2035}'
+        | '\u{02BC}' | '\u{FF07}' => out.push('\''),
+        // Double quotes and guillemets.
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{2036}'
+        | '\u{00AB}' | '\u{00BB}' | '\u{FF02}' => out.push('"'),
+        // Hyphens, dashes and minus signs.
+        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
+        | '\u{2212}' | '\u{FE58}' | '\u{FE63}' | '\u{FF0D}' | '\u{00AD}' => {
+            if c != '\u{00AD}' {
+                out.push('-')
+            }
+        }
+        '\u{2026}' => out.push_str("..."),
+        // Zero-width characters and the BOM vanish.
+        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => {}
+        c if c.is_whitespace() => out.push(' '),
+        c => out.push(c),
+    }
+}
+
+/// Normalises one character at the fold level (NFKC of the character alone, then the ASCII
+/// look-alike). Used to map file characters back onto patch characters.
+pub(crate) fn fold_single(c: char, out: &mut String) {
+    let mut buf = [0u8; 4];
+    for n in c.encode_utf8(&mut buf).nfkc() {
+        fold_char(n, out);
+    }
+}
+
+/// Convenience: the normalised line as an owned string.
+pub fn normalized(line: &str, level: Level) -> String {
+    let mut out = String::new();
+    normalize(line, level, &mut out).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_level() {
+        let l = "\t a  \u{00A0}b\t ";
+        assert_eq!(normalized(l, Level::Exact), l);
+        assert_eq!(normalized(l, Level::TrimEnd), "\t a  \u{00A0}b");
+        assert_eq!(normalized(l, Level::Trim), "a  \u{00A0}b");
+        assert_eq!(normalized(l, Level::Collapse), "a b");
+        assert_eq!(normalized(l, Level::Fold), "a b");
+    }
+
+    #[test]
+    fn fold_classes() {
+        let cases = [
+            ("\u{201C}hi\u{201D} \u{2018}x\u{2019}", "\"hi\" 'x'"),
+            ("a \u{2014} b \u{2013} c \u{2212}1", "a - b - c -1"),
+            ("wait\u{2026}", "wait..."),
+            ("a\u{200B}b\u{FEFF}c", "abc"),
+            ("\u{FF21}\u{FF22}", "AB"),
+            ("x\u{2003}\u{3000}y", "x y"),
+            ("\u{FB01}le", "file"),
+        ];
+        for (a, b) in cases {
+            assert_eq!(normalized(a, Level::Fold), b, "{a:?}");
+        }
+    }
+
+    #[test]
+    fn levels_nest() {
+        let samples = ["a b", " a b", "a  b ", "\u{201C}a\u{201D}", "a\tb", ""];
+        for x in samples {
+            for y in samples {
+                let mut eq = false;
+                for l in Level::ALL {
+                    let now = normalized(x, l) == normalized(y, l);
+                    assert!(!eq || now, "{x:?} {y:?} {l:?}");
+                    eq = now;
+                }
+            }
+        }
+    }
+}

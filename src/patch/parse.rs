@@ -1,0 +1,655 @@
+//! The grammar: patch text → [`Patch`].
+//!
+//! Markers (`*** ...`, `@@`) are recognised only at column 0 inside hunk bodies; around file
+//! operations, surrounding whitespace is trimmed. Hunk body lines are never trimmed.
+
+use super::wrapper::{unwrap_lines, PatchLine};
+use super::{Anchor, FileOp, Hunk, Line, LineKind, OpKind, Patch};
+use crate::error::{Diagnostics, Error, Status};
+
+const BEGIN: &str = "*** Begin Patch";
+const END: &str = "*** End Patch";
+const ADD: &str = "*** Add File:";
+const DELETE: &str = "*** Delete File:";
+const UPDATE: &str = "*** Update File:";
+const MOVE: &str = "*** Move to:";
+const END_OF_FILE: &str = "*** End of File";
+const NO_NEWLINE: &str = "\\ No newline at end of file";
+
+const MARKERS_HELP: &str = "expected one of \"*** Add File: PATH\", \"*** Delete File: PATH\", \
+\"*** Update File: PATH\", \"*** Move to: PATH\", \"*** End of File\" or \"*** End Patch\"";
+
+/// Parses patch text into its file operations.
+///
+/// Accepts a full envelope (`*** Begin Patch` … `*** End Patch`), file operations without the
+/// envelope, or a bare diff (hunks only, returned as one Update with an empty path). The
+/// leniencies of SPEC §2.3 apply: CRLF, padded markers, heredoc and Markdown wrappers, and git
+/// header lines where a file header may stand.
+///
+/// ```
+/// let patch = v4a::parse_patch(
+///     "*** Begin Patch\n*** Update File: a.txt\n@@ fn main\n-x\n+y\n*** End Patch\n",
+/// ).unwrap();
+/// assert_eq!(patch.ops[0].path, "a.txt");
+/// assert_eq!(patch.ops[0].hunks[0].anchors[0].text, "fn main");
+/// ```
+pub fn parse_patch(text: &str) -> Result<Patch, Error> {
+    let lines = unwrap_lines(text);
+    let Some(first) = lines.first() else {
+        return Err(Error::syntax(
+            1,
+            "the patch is empty: expected \"*** Begin Patch\" or a hunk",
+        ));
+    };
+    let mut parser = Parser {
+        lines: &lines,
+        pos: 0,
+        ops: Vec::new(),
+    };
+    let trimmed = first.text.trim();
+    if trimmed == BEGIN {
+        parser.pos = 1;
+        parser.parse_ops(true)?;
+    } else if is_op_header(trimmed) || is_git_header(first.text) && parser.git_then_op() {
+        parser.parse_ops(false)?;
+    } else {
+        parser.parse_bare()?;
+        return Ok(Patch {
+            ops: parser.ops,
+            has_file_headers: false,
+        });
+    }
+    validate(&parser.ops)?;
+    Ok(Patch {
+        ops: parser.ops,
+        has_file_headers: true,
+    })
+}
+
+fn is_op_header(trimmed: &str) -> bool {
+    trimmed.starts_with(ADD) || trimmed.starts_with(DELETE) || trimmed.starts_with(UPDATE)
+}
+
+/// Git's per-file header lines, accepted (and ignored) only where a file header or the first
+/// hunk may start.
+fn is_git_header(line: &str) -> bool {
+    line.starts_with("diff --git ")
+        || line.starts_with("index ")
+        || line.starts_with("--- ")
+        || line.starts_with("+++ ")
+        || line.starts_with("new file mode ")
+        || line.starts_with("deleted file mode ")
+        || line.starts_with("old mode ")
+        || line.starts_with("new mode ")
+        || line.starts_with("similarity index ")
+        || line.starts_with("rename from ")
+        || line.starts_with("rename to ")
+}
+
+/// What a column-0 line inside a hunk body is.
+enum BodyLine<'a> {
+    Marker(&'a str),
+    At(&'a str),
+    Body(LineKind, &'a str),
+    NoNewline,
+    Invalid,
+}
+
+fn classify_body(text: &str) -> BodyLine<'_> {
+    if text.is_empty() {
+        return BodyLine::Body(LineKind::Context, "");
+    }
+    if text.starts_with("*** ") || text.trim_end() == "***" {
+        return BodyLine::Marker(text.trim());
+    }
+    if let Some(rest) = text.strip_prefix("@@") {
+        return BodyLine::At(rest);
+    }
+    match text.as_bytes()[0] {
+        b' ' => BodyLine::Body(LineKind::Context, &text[1..]),
+        b'-' => BodyLine::Body(LineKind::Delete, &text[1..]),
+        b'+' => BodyLine::Body(LineKind::Add, &text[1..]),
+        b'\\' if text.trim() == NO_NEWLINE => BodyLine::NoNewline,
+        _ => BodyLine::Invalid,
+    }
+}
+
+/// The anchor text of an `@@` line (the part after `@@`), or `None` for a bare `@@`.
+/// Unified headers (`@@ -12,7 +12,8 @@ text`) keep only the text after the second `@@`.
+fn anchor_text(rest: &str) -> Option<String> {
+    let t = rest.trim_start();
+    let unified = t.starts_with('-') && t[1..].starts_with(|c: char| c.is_ascii_digit())
+        || t.starts_with("..."); // "@@ ... @@" placeholders
+    let text = if unified {
+        match t.find("@@") {
+            Some(i) => &t[i + 2..],
+            None => "",
+        }
+    } else {
+        rest
+    };
+    let text = text.strip_prefix(' ').unwrap_or(text).trim_end();
+    (!text.trim().is_empty()).then(|| text.to_string())
+}
+
+fn invalid_line_message(text: &str) -> String {
+    let first = text.chars().next().unwrap_or(' ');
+    let shown = if first == '\t' {
+        "a tab".to_string()
+    } else {
+        format!("{first:?}")
+    };
+    format!(
+        "hunk lines must start with ' ' (context), '-' (remove) or '+' (add), but this line \
+         starts with {shown}: {text:?}. Prefix unchanged lines with one space."
+    )
+}
+
+struct Parser<'p, 'a> {
+    lines: &'p [PatchLine<'a>],
+    pos: usize,
+    ops: Vec<FileOp>,
+}
+
+impl<'a> Parser<'_, 'a> {
+    fn peek(&self) -> Option<PatchLine<'a>> {
+        self.lines.get(self.pos).copied()
+    }
+
+    fn last_number(&self) -> u32 {
+        self.lines.last().map_or(1, |l| l.number)
+    }
+
+    /// True when the git header lines at the start are followed by a `*** ... File:` header.
+    fn git_then_op(&self) -> bool {
+        for l in self.lines {
+            if is_git_header(l.text) {
+                continue;
+            }
+            return is_op_header(l.text.trim());
+        }
+        false
+    }
+
+    fn parse_ops(&mut self, enveloped: bool) -> Result<(), Error> {
+        loop {
+            let Some(line) = self.peek() else {
+                if enveloped {
+                    return Err(Error::new(
+                        Status::TruncatedPatch,
+                        format!(
+                            "the patch starts with \"{BEGIN}\" but has no \"{END}\" (it ends at \
+                             line {}): it looks truncated. Resend the whole patch.",
+                            self.last_number()
+                        ),
+                        Diagnostics {
+                            patch_line: Some(self.last_number()),
+                            ..Diagnostics::default()
+                        },
+                    ));
+                }
+                return Ok(());
+            };
+            let t = line.text.trim();
+            if t.is_empty() || is_git_header(line.text) {
+                self.pos += 1;
+                continue;
+            }
+            if t == END {
+                self.pos += 1;
+                return self.expect_only_blank_after_end(line.number);
+            }
+            if let Some(path) = t.strip_prefix(ADD) {
+                let path = header_path(path, line.number, ADD)?;
+                self.pos += 1;
+                self.parse_add(path, line.number)?;
+            } else if let Some(path) = t.strip_prefix(DELETE) {
+                let path = header_path(path, line.number, DELETE)?;
+                self.pos += 1;
+                self.ops.push(FileOp {
+                    kind: OpKind::Delete,
+                    path,
+                    move_to: None,
+                    hunks: Vec::new(),
+                    patch_line: line.number,
+                });
+            } else if let Some(path) = t.strip_prefix(UPDATE) {
+                let path = header_path(path, line.number, UPDATE)?;
+                self.pos += 1;
+                self.parse_update(path, line.number)?;
+            } else if t.starts_with(MOVE) {
+                return Err(Error::syntax(
+                    line.number,
+                    format!(
+                        "\"{MOVE}\" must follow directly after an \"{UPDATE} PATH\" line (line {})",
+                        line.number
+                    ),
+                ));
+            } else if t == BEGIN {
+                return Err(Error::syntax(
+                    line.number,
+                    format!("a second \"{BEGIN}\" at line {}", line.number),
+                ));
+            } else {
+                return Err(Error::syntax(
+                    line.number,
+                    format!(
+                        "unexpected line {} {:?}: {MARKERS_HELP}",
+                        line.number, line.text
+                    ),
+                ));
+            }
+        }
+    }
+
+    fn expect_only_blank_after_end(&mut self, end_line: u32) -> Result<(), Error> {
+        while let Some(l) = self.peek() {
+            if !l.text.trim().is_empty() {
+                return Err(Error::syntax(
+                    l.number,
+                    format!(
+                        "unexpected text after \"{END}\" (line {end_line}) at line {}: {:?}. \
+                         Everything must come before \"{END}\".",
+                        l.number, l.text
+                    ),
+                ));
+            }
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    fn parse_add(&mut self, path: String, header: u32) -> Result<(), Error> {
+        let mut hunk = Hunk {
+            patch_line: header,
+            ..Hunk::default()
+        };
+        let mut pending_blank: Vec<u32> = Vec::new();
+        while let Some(l) = self.peek() {
+            if l.text.trim().is_empty() && !l.text.starts_with('+') {
+                pending_blank.push(l.number);
+                self.pos += 1;
+                continue;
+            }
+            if let Some(text) = l.text.strip_prefix('+') {
+                for number in pending_blank.drain(..) {
+                    hunk.lines.push(Line {
+                        kind: LineKind::Add,
+                        text: String::new(),
+                        patch_line: number,
+                    });
+                }
+                hunk.lines.push(Line {
+                    kind: LineKind::Add,
+                    text: text.to_string(),
+                    patch_line: l.number,
+                });
+                self.pos += 1;
+            } else if l.text.trim() == NO_NEWLINE {
+                hunk.new_no_newline = true;
+                self.pos += 1;
+            } else if l.text.trim_start().starts_with("***") {
+                break;
+            } else {
+                return Err(Error::syntax(
+                    l.number,
+                    format!(
+                        "line {} of \"{ADD} {path}\" must start with '+': every line of a new \
+                         file is written as '+text'",
+                        l.number
+                    ),
+                ));
+            }
+        }
+        self.ops.push(FileOp {
+            kind: OpKind::Add,
+            path,
+            move_to: None,
+            hunks: vec![hunk],
+            patch_line: header,
+        });
+        Ok(())
+    }
+
+    fn parse_update(&mut self, path: String, header: u32) -> Result<(), Error> {
+        let mut move_to = None;
+        // `*** Move to:` and git headers may stand between the header and the first hunk.
+        while let Some(l) = self.peek() {
+            let t = l.text.trim();
+            if let Some(dest) = t.strip_prefix(MOVE) {
+                if move_to.is_some() {
+                    return Err(Error::syntax(
+                        l.number,
+                        format!("a second \"{MOVE}\" for {path} at line {}", l.number),
+                    ));
+                }
+                move_to = Some(header_path(dest, l.number, MOVE)?);
+                self.pos += 1;
+            } else if t.is_empty() || is_git_header(l.text) {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        let hunks = self.parse_hunks(&path, false)?;
+        if hunks.is_empty() && move_to.is_none() {
+            return Err(Error::syntax(
+                header,
+                format!(
+                    "\"{UPDATE} {path}\" (line {header}) has no hunks: add the lines to change, \
+                     or a \"{MOVE} PATH\" line to rename the file"
+                ),
+            ));
+        }
+        self.ops.push(FileOp {
+            kind: OpKind::Update,
+            path,
+            move_to,
+            hunks,
+            patch_line: header,
+        });
+        Ok(())
+    }
+
+    /// A bare single-file diff: git headers may precede the first hunk.
+    fn parse_bare(&mut self) -> Result<(), Error> {
+        while let Some(l) = self.peek() {
+            if is_git_header(l.text) && !l.text.starts_with("--- ") || l.text.trim().is_empty() {
+                self.pos += 1;
+            } else if l.text.starts_with("--- ")
+                && self
+                    .lines
+                    .get(self.pos + 1)
+                    .is_some_and(|n| n.text.starts_with("+++ "))
+            {
+                self.pos += 2;
+            } else {
+                break;
+            }
+        }
+        let patch_line = self.peek().map_or(1, |l| l.number);
+        let hunks = self.parse_hunks("", true)?;
+        if hunks.is_empty() {
+            return Err(Error::syntax(
+                patch_line,
+                "the diff has no hunks: expected lines starting with '@@', ' ', '-' or '+'",
+            ));
+        }
+        self.ops.push(FileOp {
+            kind: OpKind::Update,
+            path: String::new(),
+            move_to: None,
+            hunks,
+            patch_line,
+        });
+        Ok(())
+    }
+
+    /// Hunks up to the next file marker (or the end of input for a bare diff).
+    fn parse_hunks(&mut self, path: &str, bare: bool) -> Result<Vec<Hunk>, Error> {
+        let mut hunks: Vec<Hunk> = Vec::new();
+        let mut cur: Option<Hunk> = None;
+        // After `*** End of File` only blank lines, `@@` or a marker may follow.
+        let mut after_eof = false;
+        let in_file = if path.is_empty() {
+            "the diff".to_string()
+        } else {
+            path.to_string()
+        };
+        while let Some(l) = self.peek() {
+            let kind = classify_body(l.text);
+            match kind {
+                BodyLine::Marker(m) => {
+                    if m == END_OF_FILE {
+                        let Some(mut h) = cur.take() else {
+                            return Err(Error::syntax(
+                                l.number,
+                                format!(
+                                    "\"{END_OF_FILE}\" at line {} has no hunk before it",
+                                    l.number
+                                ),
+                            ));
+                        };
+                        h.end_of_file = true;
+                        finish_hunk(h, &mut hunks, &in_file)?;
+                        after_eof = true;
+                        self.pos += 1;
+                        continue;
+                    }
+                    if bare {
+                        return Err(Error::syntax(
+                            l.number,
+                            format!(
+                                "unexpected marker at line {}: {m:?}. A bare diff holds hunks \
+                                 only; wrap file operations in \"{BEGIN}\" … \"{END}\"",
+                                l.number
+                            ),
+                        ));
+                    }
+                    if m == END || is_op_header(m) || m == BEGIN || m.starts_with(MOVE) {
+                        break;
+                    }
+                    return Err(Error::syntax(
+                        l.number,
+                        format!("unknown marker at line {}: {m:?}; {MARKERS_HELP}", l.number),
+                    ));
+                }
+                BodyLine::At(rest) => {
+                    after_eof = false;
+                    let anchor = anchor_text(rest).map(|text| Anchor {
+                        text,
+                        patch_line: l.number,
+                    });
+                    match cur.as_mut() {
+                        Some(h) if h.lines.is_empty() => h.anchors.extend(anchor),
+                        _ => {
+                            if let Some(h) = cur.take() {
+                                finish_hunk(h, &mut hunks, &in_file)?;
+                            }
+                            cur = Some(Hunk {
+                                anchors: anchor.into_iter().collect(),
+                                patch_line: l.number,
+                                ..Hunk::default()
+                            });
+                        }
+                    }
+                }
+                BodyLine::Body(kind, text) => {
+                    if after_eof || cur.is_none() && !hunks.is_empty() {
+                        if l.text.is_empty() {
+                            self.pos += 1;
+                            continue;
+                        }
+                        return Err(Error::syntax(
+                            l.number,
+                            format!(
+                                "line {} continues after \"{END_OF_FILE}\": a new hunk must start \
+                                 with an \"@@\" line",
+                                l.number
+                            ),
+                        ));
+                    }
+                    if cur.is_none() && l.text.is_empty() {
+                        // Blank lines before the first hunk separate, they are not context.
+                        self.pos += 1;
+                        continue;
+                    }
+                    let h = cur.get_or_insert_with(|| Hunk {
+                        patch_line: l.number,
+                        ..Hunk::default()
+                    });
+                    h.lines.push(Line {
+                        kind,
+                        text: text.to_string(),
+                        patch_line: l.number,
+                    });
+                }
+                BodyLine::NoNewline => {
+                    let Some(last) = cur.as_mut().and_then(|h| h.lines.last().map(|x| x.kind))
+                    else {
+                        return Err(Error::syntax(
+                            l.number,
+                            format!("\"{NO_NEWLINE}\" at line {} follows no hunk line", l.number),
+                        ));
+                    };
+                    let h = cur.as_mut().expect("checked above");
+                    match last {
+                        LineKind::Add => h.new_no_newline = true,
+                        LineKind::Delete => h.old_no_newline = true,
+                        LineKind::Context => {
+                            h.old_no_newline = true;
+                            h.new_no_newline = true;
+                        }
+                    }
+                }
+                BodyLine::Invalid => {
+                    return Err(Error::syntax(
+                        l.number,
+                        format!("line {}: {}", l.number, invalid_line_message(l.text)),
+                    ));
+                }
+            }
+            self.pos += 1;
+        }
+        if let Some(h) = cur.take() {
+            finish_hunk(h, &mut hunks, &in_file)?;
+        }
+        Ok(hunks)
+    }
+}
+
+fn finish_hunk(h: Hunk, hunks: &mut Vec<Hunk>, in_file: &str) -> Result<(), Error> {
+    if h.lines.is_empty() {
+        return Err(Error::new(
+            Status::PatchSyntax,
+            format!(
+                "hunk {} of {in_file} (patch line {}) is empty: after the \"@@\" line(s) give the \
+                 context, '-' and '+' lines of the change",
+                hunks.len() + 1,
+                h.patch_line
+            ),
+            Diagnostics {
+                patch_line: Some(h.patch_line),
+                hunk: Some(hunks.len()),
+                ..Diagnostics::default()
+            },
+        ));
+    }
+    hunks.push(h);
+    Ok(())
+}
+
+fn header_path(rest: &str, line: u32, marker: &str) -> Result<String, Error> {
+    let path = rest.trim();
+    if path.is_empty() {
+        return Err(Error::syntax(
+            line,
+            format!("\"{marker}\" at line {line} has no path: write \"{marker} path/to/file\""),
+        ));
+    }
+    Ok(path.to_string())
+}
+
+/// Rejects two operations on one path, and a move onto a path another operation writes.
+fn validate(ops: &[FileOp]) -> Result<(), Error> {
+    let mut seen: rustc_hash::FxHashMap<&str, (u32, &str)> = rustc_hash::FxHashMap::default();
+    for op in ops {
+        let what = match op.kind {
+            OpKind::Add => "added",
+            OpKind::Delete => "deleted",
+            OpKind::Update => "updated",
+        };
+        let mut claims = vec![(op.path.as_str(), what)];
+        if op.is_move() {
+            claims.push((op.target(), "the destination of a move"));
+        }
+        for (path, what) in claims {
+            if let Some((line, first_what)) = seen.get(path) {
+                return Err(Error::new(
+                    Status::DuplicatePath,
+                    format!(
+                        "{path} is {what} at patch line {} but already {first_what} at patch \
+                         line {line}: each path may appear in one operation only. Merge the \
+                         changes into one \"{UPDATE}\" section.",
+                        op.patch_line
+                    ),
+                    Diagnostics {
+                        path: Some(path.to_string()),
+                        patch_line: Some(op.patch_line),
+                        ..Diagnostics::default()
+                    },
+                ));
+            }
+            seen.insert(path, (op.patch_line, what));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn syntax_line(t: &str) -> (Status, Option<u32>) {
+        let e = parse_patch(t).unwrap_err();
+        (e.status(), e.diagnostics().patch_line)
+    }
+
+    #[test]
+    fn stacked_and_unified_anchors() {
+        let p = parse_patch(
+            "*** Begin Patch\n*** Update File: a\n@@ class A\n@@     def f():\n x\n-y\n+z\n@@ -3,4 +3,4 @@ def g():\n q\n*** End Patch",
+        )
+        .unwrap();
+        let h = &p.ops[0].hunks;
+        assert_eq!(h.len(), 2);
+        assert_eq!(h[0].anchors[0].text, "class A");
+        assert_eq!(h[0].anchors[1].text, "    def f():");
+        assert_eq!(h[1].anchors[0].text, "def g():");
+        assert_eq!(h[1].patch_line, 8);
+    }
+
+    #[test]
+    fn rejections_name_the_line() {
+        assert_eq!(
+            syntax_line("*** Begin Patch\n*** Update File: a\n x\n"),
+            (Status::TruncatedPatch, Some(3))
+        );
+        assert_eq!(
+            syntax_line("*** Begin Patch\n*** Update File: a\n x\n\ty\n*** End Patch"),
+            (Status::PatchSyntax, Some(4))
+        );
+        assert_eq!(
+            syntax_line("*** Begin Patch\n*** Update File: a\n*** End Patch"),
+            (Status::PatchSyntax, Some(2))
+        );
+        assert_eq!(
+            syntax_line("*** Begin Patch\n*** Update File: a\n@@ x\n*** End Patch"),
+            (Status::PatchSyntax, Some(3))
+        );
+        assert_eq!(
+            syntax_line("*** Begin Patch\n*** Frobnicate File: a\n*** End Patch"),
+            (Status::PatchSyntax, Some(2))
+        );
+    }
+
+    #[test]
+    fn plus_plus_plus_inside_a_hunk_is_an_added_line() {
+        let p = parse_patch("@@\n x\n+++ y\n--- z\n").unwrap();
+        let l = &p.ops[0].hunks[0].lines;
+        assert_eq!(l[1].kind, LineKind::Add);
+        assert_eq!(l[1].text, "++ y");
+        assert_eq!(l[2].kind, LineKind::Delete);
+        assert_eq!(l[2].text, "-- z");
+    }
+
+    #[test]
+    fn duplicates_and_move_clashes() {
+        let dup = "*** Begin Patch\n*** Add File: a\n+x\n*** Delete File: a\n*** End Patch";
+        assert_eq!(syntax_line(dup), (Status::DuplicatePath, Some(4)));
+        let clash = "*** Begin Patch\n*** Add File: b\n+x\n*** Update File: a\n*** Move to: b\n*** End Patch";
+        assert_eq!(syntax_line(clash), (Status::DuplicatePath, Some(4)));
+        let same = "*** Begin Patch\n*** Update File: a\n*** Move to: a\n@@\n-x\n+y\n*** End Patch";
+        assert!(parse_patch(same).is_ok());
+    }
+}

@@ -1,0 +1,116 @@
+//! Leniency around the patch: CRLF patch text, a byte order mark, heredoc wrappers
+//! (`apply_patch <<'EOF'` … `EOF`) and Markdown code fences around the whole patch.
+//!
+//! Unwrapping never renumbers lines: every [`PatchLine`] keeps its 1-based line number in the
+//! text as the caller gave it, so errors point at the caller's line.
+
+/// One line of the patch text, without its terminator.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PatchLine<'a> {
+    /// 1-based line number in the caller's text.
+    pub number: u32,
+    /// The line without `\n` / `\r\n`.
+    pub text: &'a str,
+}
+
+/// Splits the patch into lines (a `\r` before `\n` is part of the terminator) and removes the
+/// wrappers models put around it. Returns the lines of the patch proper.
+pub(crate) fn unwrap_lines(text: &str) -> Vec<PatchLine<'_>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines: Vec<PatchLine<'_>> = Vec::new();
+    let mut number = 0u32;
+    for raw in text.split('\n') {
+        number = number.saturating_add(1);
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        lines.push(PatchLine { number, text: line });
+    }
+    // `split` yields a final empty piece after a trailing newline: it is not a line.
+    if text.ends_with('\n') || text.is_empty() {
+        lines.pop();
+    }
+    let mut first = 0;
+    let mut last = lines.len();
+    loop {
+        while first < last && lines[first].text.trim().is_empty() {
+            first += 1;
+        }
+        while last > first && lines[last - 1].text.trim().is_empty() {
+            last -= 1;
+        }
+        if last - first < 2 {
+            break;
+        }
+        let open = lines[first].text.trim();
+        let close = lines[last - 1].text.trim();
+        if is_fence_open(open) && close == "```" {
+            first += 1;
+            last -= 1;
+            continue;
+        }
+        if let Some(delimiter) = heredoc_delimiter(open) {
+            if close == delimiter {
+                first += 1;
+                last -= 1;
+                continue;
+            }
+        }
+        break;
+    }
+    lines.truncate(last);
+    lines.drain(..first);
+    lines
+}
+
+/// A Markdown fence opener: three backticks and an optional info word (`diff`, `patch`, ...).
+fn is_fence_open(line: &str) -> bool {
+    match line.strip_prefix("```") {
+        Some(info) => !info.contains('`') && !info.contains(' '),
+        None => false,
+    }
+}
+
+/// The delimiter of a heredoc opener: `<<EOF`, `<<'EOF'`, `<<"EOF"`, `<<-EOF`, optionally
+/// preceded by `apply_patch` (or any single command word such as `cat`).
+fn heredoc_delimiter(line: &str) -> Option<&str> {
+    let at = line.find("<<")?;
+    let before = line[..at].trim();
+    if !(before.is_empty() || before == "apply_patch" || before == "cat") {
+        return None;
+    }
+    let mut rest = line[at + 2..].trim_start();
+    rest = rest.strip_prefix('-').unwrap_or(rest).trim_start();
+    let quoted = rest
+        .strip_prefix('\'')
+        .and_then(|r| r.strip_suffix('\''))
+        .or_else(|| rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')));
+    let word = quoted.unwrap_or(rest).trim();
+    let valid = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    valid.then_some(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(t: &str) -> Vec<(u32, &str)> {
+        unwrap_lines(t).iter().map(|l| (l.number, l.text)).collect()
+    }
+
+    #[test]
+    fn keeps_numbers_through_wrappers() {
+        let t = "```diff\napply_patch <<'EOF'\n*** Begin Patch\n*** End Patch\nEOF\n```\n";
+        assert_eq!(texts(t), vec![(3, "*** Begin Patch"), (4, "*** End Patch")]);
+        assert_eq!(texts("<<PATCH\r\nx\r\nPATCH"), vec![(2, "x")]);
+        assert_eq!(texts("cat <<\"E_1\"\nx\nE_1\n"), vec![(2, "x")]);
+    }
+
+    #[test]
+    fn leaves_unmatched_wrappers() {
+        assert_eq!(texts("<<EOF\nx\nEND\n").len(), 3);
+        assert_eq!(texts("```\nx\n").len(), 2);
+        assert_eq!(texts("\n\n x \n\n"), vec![(3, " x ")]);
+    }
+}

@@ -1,0 +1,96 @@
+//! Unified diff rendering (`---`/`+++`/`@@ -a,b +c,d @@`) of an [`Applied`] result.
+
+use super::{split_both, Applied};
+use crate::text::Lines;
+
+const NO_NEWLINE: &str = "\\ No newline at end of file\n";
+
+fn push_line(out: &mut String, prefix: char, lines: &Lines<'_>, i: usize) {
+    out.push(prefix);
+    out.push_str(lines.get(i));
+    out.push('\n');
+    if i + 1 == lines.len() && lines.eol(i).is_none() {
+        out.push_str(NO_NEWLINE);
+    }
+}
+
+/// `start,len` in unified notation: an empty range names the line before it.
+fn range(start: usize, len: usize) -> String {
+    let shown = if len == 0 { start } else { start + 1 };
+    if len == 1 {
+        format!("{shown}")
+    } else {
+        format!("{shown},{len}")
+    }
+}
+
+pub(super) fn render(a: &Applied, context: usize) -> String {
+    let (old, _, new, _) = split_both(a);
+    let mut out = String::new();
+    let changes = &a.changes;
+    if changes.is_empty() {
+        return out;
+    }
+    let old_name = match &a.path {
+        Some(p) if !a.source.is_empty() || !a.text.is_empty() => format!("a/{p}"),
+        _ => "a".to_string(),
+    };
+    let new_name = match (&a.destination, &a.path) {
+        (Some(d), _) => format!("b/{d}"),
+        (None, Some(p)) => format!("b/{p}"),
+        _ => "b".to_string(),
+    };
+    let old_name = if a.source.is_empty() && a.path.is_some() {
+        "/dev/null".to_string()
+    } else {
+        old_name
+    };
+    let new_name = if a.text.is_empty() && a.path.is_some() && !a.source.is_empty() {
+        "/dev/null".to_string()
+    } else {
+        new_name
+    };
+    out.push_str(&format!("--- {old_name}\n+++ {new_name}\n"));
+    // Group changes whose context would touch.
+    let mut i = 0;
+    while i < changes.len() {
+        let mut j = i;
+        while j + 1 < changes.len() && changes[j + 1].old.start - changes[j].old.end <= 2 * context
+        {
+            j += 1;
+        }
+        let first = &changes[i];
+        let last = &changes[j];
+        let lead = context.min(first.old.start);
+        let o_start = first.old.start - lead;
+        let n_start = first.new.start - lead;
+        let trail = context.min(old.len() - last.old.end);
+        let o_end = last.old.end + trail;
+        let n_end = last.new.end + trail;
+        out.push_str(&format!(
+            "@@ -{} +{} @@\n",
+            range(o_start, o_end - o_start),
+            range(n_start, n_end - n_start)
+        ));
+        let mut o = o_start;
+        for ch in &changes[i..=j] {
+            while o < ch.old.start {
+                push_line(&mut out, ' ', &old, o);
+                o += 1;
+            }
+            for k in ch.old.clone() {
+                push_line(&mut out, '-', &old, k);
+            }
+            for k in ch.new.clone() {
+                push_line(&mut out, '+', &new, k);
+            }
+            o = ch.old.end;
+        }
+        while o < o_end {
+            push_line(&mut out, ' ', &old, o);
+            o += 1;
+        }
+        i = j + 1;
+    }
+    out
+}

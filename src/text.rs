@@ -1,0 +1,228 @@
+//! A text split into lines, each line a byte range plus its own terminator.
+//!
+//! Splitting is zero-copy (`memchr`): a [`Lines`] holds offsets into the caller's text. Every
+//! line keeps its own terminator (LF, CRLF, lone CR, or none on the last line), which is what
+//! lets the builder reproduce untouched lines byte for byte.
+
+/// The terminator of one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Eol {
+    /// `\n`
+    Lf,
+    /// `\r\n`
+    CrLf,
+    /// a lone `\r`
+    Cr,
+    /// no terminator (only ever the last line)
+    None,
+}
+
+impl Eol {
+    /// The terminator bytes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Eol::Lf => "\n",
+            Eol::CrLf => "\r\n",
+            Eol::Cr => "\r",
+            Eol::None => "",
+        }
+    }
+
+    /// The byte length of the terminator.
+    pub fn len(self) -> usize {
+        self.as_str().len()
+    }
+
+    /// True for [`Eol::None`].
+    pub fn is_none(self) -> bool {
+        self == Eol::None
+    }
+}
+
+/// One line: where its content starts and ends in the text, and its terminator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineSpan {
+    /// Byte offset of the first content byte.
+    pub start: usize,
+    /// Byte offset one past the last content byte (the terminator starts here).
+    pub end: usize,
+    /// The terminator that follows the content.
+    pub eol: Eol,
+}
+
+impl LineSpan {
+    /// Offset one past the terminator.
+    pub fn full_end(&self) -> usize {
+        self.end + self.eol.len()
+    }
+}
+
+/// A text split into lines. An empty text has no lines; a text ending with a terminator has
+/// no phantom empty last line.
+#[derive(Clone, Debug)]
+pub struct Lines<'a> {
+    text: &'a str,
+    spans: Vec<LineSpan>,
+}
+
+impl<'a> Lines<'a> {
+    /// Splits `text` at LF, CRLF and lone CR.
+    pub fn split(text: &'a str) -> Lines<'a> {
+        let bytes = text.as_bytes();
+        let mut spans = Vec::with_capacity(bytes.len() / 40 + 1);
+        let mut start = 0;
+        let has_cr = memchr::memchr(b'\r', bytes).is_some();
+        if has_cr {
+            for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+                if i < start {
+                    continue; // the \n of a \r\n already consumed
+                }
+                if bytes[i] == b'\n' {
+                    spans.push(LineSpan {
+                        start,
+                        end: i,
+                        eol: Eol::Lf,
+                    });
+                    start = i + 1;
+                } else if bytes.get(i + 1) == Some(&b'\n') {
+                    spans.push(LineSpan {
+                        start,
+                        end: i,
+                        eol: Eol::CrLf,
+                    });
+                    start = i + 2;
+                } else {
+                    spans.push(LineSpan {
+                        start,
+                        end: i,
+                        eol: Eol::Cr,
+                    });
+                    start = i + 1;
+                }
+            }
+        } else {
+            for i in memchr::memchr_iter(b'\n', bytes) {
+                spans.push(LineSpan {
+                    start,
+                    end: i,
+                    eol: Eol::Lf,
+                });
+                start = i + 1;
+            }
+        }
+        if start < bytes.len() {
+            spans.push(LineSpan {
+                start,
+                end: bytes.len(),
+                eol: Eol::None,
+            });
+        }
+        Lines { text, spans }
+    }
+
+    /// Number of lines.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The spans of every line.
+    pub fn spans(&self) -> &[LineSpan] {
+        &self.spans
+    }
+
+    /// The content of line `i` (0-based), without its terminator.
+    pub fn get(&self, i: usize) -> &'a str {
+        let s = self.spans[i];
+        &self.text[s.start..s.end]
+    }
+
+    /// The terminator of line `i`.
+    pub fn eol(&self, i: usize) -> Eol {
+        self.spans[i].eol
+    }
+
+    /// The bytes of lines `from..to`, terminators included.
+    pub fn slice(&self, from: usize, to: usize) -> &'a str {
+        if from >= to {
+            return "";
+        }
+        &self.text[self.spans[from].start..self.spans[to - 1].full_end()]
+    }
+
+    /// True when the text ends with a line terminator (or is empty).
+    pub fn ends_with_newline(&self) -> bool {
+        self.spans.last().is_none_or(|s| !s.eol.is_none())
+    }
+
+    /// The most frequent terminator (LF wins ties), or `None` when no line has one.
+    pub fn dominant_eol(&self) -> Option<Eol> {
+        let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
+        for s in &self.spans {
+            match s.eol {
+                Eol::Lf => lf += 1,
+                Eol::CrLf => crlf += 1,
+                Eol::Cr => cr += 1,
+                Eol::None => {}
+            }
+        }
+        if lf == 0 && crlf == 0 && cr == 0 {
+            None
+        } else if crlf > lf && crlf >= cr {
+            Some(Eol::CrLf)
+        } else if cr > lf && cr > crlf {
+            Some(Eol::Cr)
+        } else {
+            Some(Eol::Lf)
+        }
+    }
+}
+
+/// Removes a leading UTF-8 byte order mark, returning whether there was one.
+pub fn strip_bom(text: &str) -> (bool, &str) {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(t: &str) -> Vec<(&str, Eol)> {
+        let l = Lines::split(t);
+        (0..l.len()).map(|i| (l.get(i), l.eol(i))).collect()
+    }
+
+    #[test]
+    fn splits_every_terminator() {
+        assert_eq!(parts(""), vec![]);
+        assert_eq!(parts("a"), vec![("a", Eol::None)]);
+        assert_eq!(parts("a\n"), vec![("a", Eol::Lf)]);
+        assert_eq!(
+            parts("a\r\nb\rc\n\nd"),
+            vec![
+                ("a", Eol::CrLf),
+                ("b", Eol::Cr),
+                ("c", Eol::Lf),
+                ("", Eol::Lf),
+                ("d", Eol::None)
+            ]
+        );
+        assert_eq!(parts("\r\r\n"), vec![("", Eol::Cr), ("", Eol::CrLf)]);
+    }
+
+    #[test]
+    fn slices_and_newline_state() {
+        let l = Lines::split("a\r\nb\nc");
+        assert_eq!(l.slice(0, 2), "a\r\nb\n");
+        assert_eq!(l.slice(1, 3), "b\nc");
+        assert!(!l.ends_with_newline());
+        assert_eq!(l.dominant_eol(), Some(Eol::Lf));
+        assert_eq!(
+            Lines::split("a\r\nb\r\nc\n").dominant_eol(),
+            Some(Eol::CrLf)
+        );
+        assert_eq!(Lines::split("x").dominant_eol(), None);
+    }
+}
