@@ -41,6 +41,12 @@ pub use error::{ClosestRegion, Diagnostics, Error, Status};
 pub use locate::{normalize, normalized, Level};
 pub use options::{DiffStyle, LineEnding, Options};
 pub use patch::{
-    classify_path, parse_patch, Anchor, FileOp, Hunk, Line, LineKind, OpKind, Patch, PathClass,
+    classify_path, parse_patch, parse_patch_strict, Anchor, FileOp, Hunk, Line, LineKind, OpKind,
+    Patch, PathClass,
 };
 pub use report::{Applied, DiffKind, DiffLine, HunkReport, Segment};
+
+/// The README's examples, compiled and run as doc tests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

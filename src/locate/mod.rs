@@ -200,7 +200,7 @@ fn overlaps_any(placements: &[Placement], start: usize, len: usize) -> bool {
 }
 
 /// The body lines of the hunk in use, old side only.
-fn old_side<'h>(hunk: &'h Hunk, used: usize) -> Vec<&'h str> {
+fn old_side(hunk: &Hunk, used: usize) -> Vec<&str> {
     hunk.lines[..used]
         .iter()
         .filter(|l| l.kind != LineKind::Add)
@@ -208,7 +208,7 @@ fn old_side<'h>(hunk: &'h Hunk, used: usize) -> Vec<&'h str> {
         .collect()
 }
 
-fn new_side<'h>(hunk: &'h Hunk, used: usize) -> Vec<&'h str> {
+fn new_side(hunk: &Hunk, used: usize) -> Vec<&str> {
     hunk.lines[..used]
         .iter()
         .filter(|l| l.kind != LineKind::Delete)
@@ -373,17 +373,19 @@ fn place_old_side(
                         !p.already_applied && start < p.start + p.old_len && p.start < start + m
                     })
                     .unwrap_or(0);
+                let o = &placed[other.min(placed.len().saturating_sub(1))];
                 return Err(Error::new(
                     Status::OverlappingHunks,
                     format!(
-                        "{} matches lines {}–{} of {}, which hunk {} (patch line {}) already \
-                         changes. Merge the two hunks into one.",
+                        "{} matches lines {}–{} of {}, but hunk {} already changes lines {}–{} \
+                         there. Merge the two hunks into one.",
                         cx.hunk_label(),
                         start + 1,
                         start + m,
                         cx.file_name(),
                         other + 1,
-                        placed.get(other).map_or(0, |p| p.start + 1),
+                        o.start + 1,
+                        o.start + o.old_len.max(1),
                     ),
                     Diagnostics {
                         candidates: vec![start as u32 + 1],

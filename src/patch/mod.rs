@@ -5,7 +5,7 @@ mod parse;
 mod path;
 mod wrapper;
 
-pub use parse::parse_patch;
+pub use parse::{parse_patch, parse_patch_strict};
 pub use path::{classify_path, PathClass};
 
 /// What a file operation does.

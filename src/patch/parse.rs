@@ -34,6 +34,48 @@ const MARKERS_HELP: &str = "expected one of \"*** Add File: PATH\", \"*** Delete
 /// assert_eq!(patch.ops[0].hunks[0].anchors[0].text, "fn main");
 /// ```
 pub fn parse_patch(text: &str) -> Result<Patch, Error> {
+    parse(text, false)
+}
+
+/// Parses patch text in its canonical form only, with none of the leniencies: the text is
+/// `*** Begin Patch` … `*** End Patch` with LF line endings, no wrapper, no padded markers, no
+/// git header lines, and no blank lines outside hunk bodies. This is the language of the Lark
+/// grammar shipped in the tool-calling kit; [`parse_patch`] accepts a superset.
+///
+/// ```
+/// assert!(v4a::parse_patch_strict("*** Begin Patch\n*** Delete File: a\n*** End Patch\n").is_ok());
+/// assert!(v4a::parse_patch_strict("*** Begin Patch\r\n*** Delete File: a\r\n*** End Patch\r\n").is_err());
+/// ```
+pub fn parse_patch_strict(text: &str) -> Result<Patch, Error> {
+    if let Some(at) = text.find('\r') {
+        let line = text[..at].matches('\n').count() as u32 + 1;
+        return Err(Error::syntax(
+            line,
+            format!("line {line} has a carriage return: the canonical form uses LF line endings"),
+        ));
+    }
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    if !body.starts_with(BEGIN) || body.split('\n').next() != Some(BEGIN) {
+        return Err(Error::syntax(
+            1,
+            format!("the patch must start with \"{BEGIN}\" on line 1"),
+        ));
+    }
+    let last = body.split('\n').count() as u32;
+    if !body.ends_with(END) || body.rsplit('\n').next() != Some(END) {
+        return Err(Error::new(
+            Status::TruncatedPatch,
+            format!("the patch must end with \"{END}\" on its last line (line {last})"),
+            Diagnostics {
+                patch_line: Some(last),
+                ..Diagnostics::default()
+            },
+        ));
+    }
+    parse(text, true)
+}
+
+fn parse(text: &str, strict: bool) -> Result<Patch, Error> {
     let lines = unwrap_lines(text);
     let Some(first) = lines.first() else {
         return Err(Error::syntax(
@@ -45,6 +87,7 @@ pub fn parse_patch(text: &str) -> Result<Patch, Error> {
         lines: &lines,
         pos: 0,
         ops: Vec::new(),
+        strict,
     };
     let trimmed = first.text.trim();
     if trimmed == BEGIN {
@@ -149,6 +192,8 @@ struct Parser<'p, 'a> {
     lines: &'p [PatchLine<'a>],
     pos: usize,
     ops: Vec<FileOp>,
+    /// Canonical form only: no padded markers, git headers or separating blank lines.
+    strict: bool,
 }
 
 impl<'a> Parser<'_, 'a> {
@@ -158,6 +203,20 @@ impl<'a> Parser<'_, 'a> {
 
     fn last_number(&self) -> u32 {
         self.lines.last().map_or(1, |l| l.number)
+    }
+
+    /// In strict mode, a leniency used at line `l` is an error.
+    fn lenient(&self, l: PatchLine<'_>, what: &str) -> Result<(), Error> {
+        if self.strict {
+            return Err(Error::syntax(
+                l.number,
+                format!(
+                    "line {}: {what} (not allowed in the canonical form)",
+                    l.number
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// True when the git header lines at the start are followed by a `*** ... File:` header.
@@ -192,8 +251,12 @@ impl<'a> Parser<'_, 'a> {
             };
             let t = line.text.trim();
             if t.is_empty() || is_git_header(line.text) {
+                self.lenient(line, "a blank or git header line between file operations")?;
                 self.pos += 1;
                 continue;
+            }
+            if t != line.text {
+                self.lenient(line, "whitespace around a marker")?;
             }
             if t == END {
                 self.pos += 1;
@@ -267,6 +330,7 @@ impl<'a> Parser<'_, 'a> {
         let mut pending_blank: Vec<u32> = Vec::new();
         while let Some(l) = self.peek() {
             if l.text.trim().is_empty() && !l.text.starts_with('+') {
+                self.lenient(l, "a blank line in an added file (write it as '+')")?;
                 pending_blank.push(l.number);
                 self.pos += 1;
                 continue;
@@ -317,6 +381,9 @@ impl<'a> Parser<'_, 'a> {
         while let Some(l) = self.peek() {
             let t = l.text.trim();
             if let Some(dest) = t.strip_prefix(MOVE) {
+                if t != l.text {
+                    self.lenient(l, "whitespace around a marker")?;
+                }
                 if move_to.is_some() {
                     return Err(Error::syntax(
                         l.number,
@@ -326,6 +393,7 @@ impl<'a> Parser<'_, 'a> {
                 move_to = Some(header_path(dest, l.number, MOVE)?);
                 self.pos += 1;
             } else if t.is_empty() || is_git_header(l.text) {
+                self.lenient(l, "a blank or git header line before the first hunk")?;
                 self.pos += 1;
             } else {
                 break;
@@ -457,6 +525,7 @@ impl<'a> Parser<'_, 'a> {
                 BodyLine::Body(kind, text) => {
                     if after_eof || cur.is_none() && !hunks.is_empty() {
                         if l.text.is_empty() {
+                            self.lenient(l, "a blank line after \"*** End of File\"")?;
                             self.pos += 1;
                             continue;
                         }
@@ -471,6 +540,7 @@ impl<'a> Parser<'_, 'a> {
                     }
                     if cur.is_none() && l.text.is_empty() {
                         // Blank lines before the first hunk separate, they are not context.
+                        self.lenient(l, "a blank line before the first hunk")?;
                         self.pos += 1;
                         continue;
                     }

@@ -221,6 +221,12 @@ fn structured_diff(a: &Applied, style: DiffStyle, refine: bool) -> (Vec<DiffLine
     let (mut oi, mut ni) = (0usize, 0usize);
     let changes = &a.changes;
     for (ci, ch) in changes.iter().enumerate() {
+        // An empty line added at the very end of a text without a final newline is not a line.
+        let ch = &Change {
+            old: ch.old.start.min(old.len())..ch.old.end.min(old.len()),
+            new: ch.new.start.min(new.len())..ch.new.end.min(new.len()),
+            hunk: ch.hunk,
+        };
         // Equal lines before this change: all of them, or the `c` after the previous change
         // and the `c` before this one.
         let gap = ch.old.start - oi;

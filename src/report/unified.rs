@@ -1,6 +1,7 @@
 //! Unified diff rendering (`---`/`+++`/`@@ -a,b +c,d @@`) of an [`Applied`] result.
 
 use super::{split_both, Applied};
+use crate::build::Change;
 use crate::text::Lines;
 
 const NO_NEWLINE: &str = "\\ No newline at end of file\n";
@@ -27,7 +28,16 @@ fn range(start: usize, len: usize) -> String {
 pub(super) fn render(a: &Applied, context: usize) -> String {
     let (old, _, new, _) = split_both(a);
     let mut out = String::new();
-    let changes = &a.changes;
+    let changes: Vec<Change> = a
+        .changes
+        .iter()
+        .map(|c| Change {
+            old: c.old.start.min(old.len())..c.old.end.min(old.len()),
+            new: c.new.start.min(new.len())..c.new.end.min(new.len()),
+            hunk: c.hunk,
+        })
+        .filter(|c| !c.old.is_empty() || !c.new.is_empty())
+        .collect();
     if changes.is_empty() {
         return out;
     }

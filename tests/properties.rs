@@ -1,0 +1,174 @@
+//! Property tests: random texts with random non-overlapping edits, written as a V4A patch by a
+//! test-side writer, apply back exactly at every line-ending style; random input never panics.
+
+use proptest::prelude::*;
+use v4a::{apply, apply_bytes, parse_patch, Mode, Options};
+
+/// One edit: replace old lines `start..end` with `new` lines.
+#[derive(Clone, Debug)]
+struct Edit {
+    start: usize,
+    end: usize,
+    new: Vec<String>,
+}
+
+const CONTEXT: usize = 2;
+
+/// Writes the edits as V4A hunks with `CONTEXT` lines of context, merging edits whose
+/// context would touch.
+fn write_patch(old: &[String], edits: &[Edit]) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while i < edits.len() {
+        let mut j = i;
+        while j + 1 < edits.len() && edits[j + 1].start - edits[j].end <= 2 * CONTEXT {
+            j += 1;
+        }
+        out.push_str("@@\n");
+        let from = edits[i].start.saturating_sub(CONTEXT);
+        let mut pos = from;
+        for e in &edits[i..=j] {
+            for l in &old[pos..e.start] {
+                out.push_str(&format!(" {l}\n"));
+            }
+            for l in &old[e.start..e.end] {
+                out.push_str(&format!("-{l}\n"));
+            }
+            for l in &e.new {
+                out.push_str(&format!("+{l}\n"));
+            }
+            pos = e.end;
+        }
+        let to = (edits[j].end + CONTEXT).min(old.len());
+        for l in &old[pos..to] {
+            out.push_str(&format!(" {l}\n"));
+        }
+        i = j + 1;
+    }
+    out
+}
+
+fn apply_edits(old: &[String], edits: &[Edit]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for e in edits {
+        out.extend_from_slice(&old[pos..e.start]);
+        out.extend(e.new.iter().cloned());
+        pos = e.end;
+    }
+    out.extend_from_slice(&old[pos..]);
+    out
+}
+
+fn join(lines: &[String], eol: &str, final_newline: bool, bom: bool) -> String {
+    let mut s = String::from(if bom { "\u{feff}" } else { "" });
+    for (i, l) in lines.iter().enumerate() {
+        s.push_str(l);
+        if i + 1 < lines.len() || final_newline {
+            s.push_str(eol);
+        }
+    }
+    s
+}
+
+fn word() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "alpha",
+        "beta",
+        "  gamma",
+        "\tdelta",
+        "épsilon",
+        "ζeta 😀",
+        "x = 1;",
+        "}",
+        "{",
+        "",
+    ])
+    .prop_map(str::to_string)
+}
+
+prop_compose! {
+    fn case()(n in 1usize..40)(
+        n in Just(n),
+        words in prop::collection::vec(word(), n),
+        raw_edits in prop::collection::vec((0usize..40, 0usize..3, prop::collection::vec(word(), 0..3)), 0..6),
+        eol in prop::sample::select(vec!["\n", "\r\n", "\r"]),
+        final_newline in any::<bool>(),
+        bom in any::<bool>(),
+    ) -> (Vec<String>, Vec<Edit>, &'static str, bool, bool) {
+        // Unique old lines, so every hunk has exactly one place.
+        let old: Vec<String> = words.iter().enumerate().map(|(i, w)| format!("{w} #{i}")).collect();
+        let mut edits: Vec<Edit> = Vec::new();
+        let mut sorted = raw_edits.clone();
+        sorted.sort_by_key(|e| e.0);
+        let mut next_free = 0;
+        for (k, (s, len, new)) in sorted.into_iter().enumerate() {
+            let start = s.min(n);
+            if start < next_free { continue; }
+            let end = (start + len).min(n);
+            let new: Vec<String> = new.iter().enumerate().map(|(j, w)| format!("{w} new{k}.{j}")).collect();
+            if start == end && new.is_empty() { continue; }
+            edits.push(Edit { start, end, new });
+            next_free = end + 1;
+        }
+        (old, edits, eol, final_newline, bom)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn written_patches_apply_back_exactly((old, edits, eol, final_newline, bom) in case()) {
+        prop_assume!(!edits.is_empty());
+        let source = join(&old, eol, final_newline, bom);
+        let patch = write_patch(&old, &edits);
+        let new = apply_edits(&old, &edits);
+        // A one-line file without a final newline has no terminator to copy: LF is used.
+        let new_eol = if old.len() == 1 && !final_newline { "\n" } else { eol };
+        let expected = join(&new, new_eol, final_newline, bom);
+        let r = apply(&source, &patch, Mode::Update, &Options::default());
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => return Err(TestCaseError::fail(format!("{}\npatch:\n{patch}", e.message()))),
+        };
+        prop_assert_eq!(&r.text, &expected, "patch:\n{}", patch);
+        prop_assert_eq!(r.fuzz, 0);
+        prop_assert_eq!(&r.source, &source);
+        // The same patch inside an envelope through the multi-file API.
+        let env = format!("*** Begin Patch\n*** Update File: f.txt\n{patch}*** End Patch\n");
+        let parsed = parse_patch(&env).unwrap();
+        let m = v4a::apply_patch(&parsed, |_| Some(source.as_str()), &Options::default()).unwrap();
+        prop_assert_eq!(&m.files[0].applied.text, &expected);
+    }
+
+    #[test]
+    fn random_bytes_never_panic(source in prop::collection::vec(any::<u8>(), 0..200), patch in prop::collection::vec(any::<u8>(), 0..200)) {
+        for mode in Mode::ALL {
+            let _ = apply_bytes(&source, &patch, mode, &Options::default());
+        }
+    }
+
+    #[test]
+    fn patch_like_text_never_panics(
+        source in prop::collection::vec(prop::sample::select(vec!["a", "b", " a", "", "\u{201C}q\u{201D}", "\t\tx", "\r"]), 0..20),
+        parts in prop::collection::vec(prop::sample::select(vec![
+            "*** Begin Patch", "*** End Patch", "*** Update File: f", "*** Add File: g", "*** Delete File: f",
+            "*** Move to: h", "*** End of File", "@@", "@@ a", "@@ -1,2 +1,2 @@ b", " a", "-a", "+b", "- b", "+", " ",
+            "", "\\ No newline at end of file", "```", "<<EOF", "EOF", "\tx", "--- a/f", "+++ b/f",
+        ]), 0..25),
+        first_match in any::<bool>(),
+    ) {
+        let src = source.join("\n");
+        let patch = parts.join("\n");
+        let opts = Options { first_match, diff: v4a::DiffStyle::Full, refine: true, ..Options::default() };
+        for mode in Mode::ALL {
+            if let Ok(r) = apply(&src, &patch, mode, &opts) {
+                let _ = r.unified_diff(3);
+            }
+        }
+        if let Ok(p) = parse_patch(&patch) {
+            let _ = v4a::apply_patch(&p, |_| Some(src.as_str()), &opts);
+        }
+    }
+}
