@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use rustc_hash::FxHasher;
 
-use super::level::{normalize, Level};
+use super::level::{normalize, trim_end_ws, trim_ws, Level};
 use crate::error::{Error, Status};
 use crate::text::Lines;
 
@@ -296,8 +296,8 @@ impl<'a> LineIndex<'a> {
             let line = self.lines.get(i);
             let hit = match level {
                 Level::Exact => line.starts_with(a.as_str()),
-                Level::TrimEnd => line.trim_end().starts_with(a.as_str()),
-                Level::Trim => line.trim().starts_with(a.as_str()),
+                Level::TrimEnd => trim_end_ws(line).starts_with(a.as_str()),
+                Level::Trim => trim_ws(line).starts_with(a.as_str()),
                 _ => normalize(line, level, &mut self.scratch).starts_with(a.as_str()),
             };
             if hit {

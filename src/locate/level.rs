@@ -75,10 +75,10 @@ impl Level {
 pub fn normalize<'a>(line: &'a str, level: Level, out: &'a mut String) -> &'a str {
     match level {
         Level::Exact => line,
-        Level::TrimEnd => line.trim_end(),
-        Level::Trim => line.trim(),
+        Level::TrimEnd => trim_end_ws(line),
+        Level::Trim => trim_ws(line),
         Level::Collapse => {
-            let t = line.trim();
+            let t = trim_ws(line);
             if !needs_collapse(t) {
                 return t;
             }
@@ -95,17 +95,33 @@ pub fn normalize<'a>(line: &'a str, level: Level, out: &'a mut String) -> &'a st
             for c in line.nfkc() {
                 fold_char(c, &mut folded);
             }
-            collapse_into(folded.trim().chars(), out);
+            collapse_into(trim_ws(&folded).chars(), out);
             out
         }
     }
+}
+
+/// ASCII whitespace: what the trim and collapse levels ignore. Unicode spaces (no-break,
+/// em, ideographic, ...) are equal to a space only at the fold level.
+pub(crate) fn is_ws(c: char) -> bool {
+    c.is_ascii_whitespace() || c == '\x0B'
+}
+
+/// Removes trailing ASCII whitespace.
+pub(crate) fn trim_end_ws(s: &str) -> &str {
+    s.trim_end_matches(is_ws)
+}
+
+/// Removes leading and trailing ASCII whitespace.
+pub(crate) fn trim_ws(s: &str) -> &str {
+    s.trim_matches(is_ws)
 }
 
 /// True when a trimmed line has a whitespace run other than a single ASCII space.
 fn needs_collapse(t: &str) -> bool {
     let mut prev_space = false;
     for c in t.chars() {
-        if c.is_whitespace() {
+        if is_ws(c) {
             if prev_space || c != ' ' {
                 return true;
             }
@@ -120,7 +136,7 @@ fn needs_collapse(t: &str) -> bool {
 fn collapse_into(chars: impl Iterator<Item = char>, out: &mut String) {
     let mut pending_space = false;
     for c in chars {
-        if c.is_whitespace() {
+        if is_ws(c) {
             pending_space = !out.is_empty();
         } else {
             if pending_space {
@@ -181,7 +197,7 @@ mod tests {
         assert_eq!(normalized(l, Level::Exact), l);
         assert_eq!(normalized(l, Level::TrimEnd), "\t a  \u{00A0}b");
         assert_eq!(normalized(l, Level::Trim), "a  \u{00A0}b");
-        assert_eq!(normalized(l, Level::Collapse), "a b");
+        assert_eq!(normalized(l, Level::Collapse), "a \u{00A0}b");
         assert_eq!(normalized(l, Level::Fold), "a b");
     }
 

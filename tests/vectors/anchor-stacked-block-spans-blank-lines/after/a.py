@@ -1,0 +1,9 @@
+class A:
+    def f(self):
+        return 1
+
+    def run(self):
+        return 2
+class B:
+    def run(self):
+        return 1

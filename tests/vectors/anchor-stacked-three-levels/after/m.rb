@@ -1,0 +1,12 @@
+module M
+  class A
+    def f
+      x = 1
+    end
+  end
+  class B
+    def f
+      x = 2
+    end
+  end
+end

@@ -1,0 +1,2 @@
+﻿using B;
+class C {}

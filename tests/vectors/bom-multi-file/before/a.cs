@@ -1,0 +1,2 @@
+﻿using A;
+class C {}

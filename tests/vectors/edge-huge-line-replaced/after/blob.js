@@ -1,0 +1,3 @@
+header
+const BLOB = "";
+footer = 1

@@ -1,0 +1,4 @@
+def main():
+    pass
+main()
+print('done')

@@ -1,0 +1,4 @@
+fn helper() {}
+fn main() {
+    init();
+}

@@ -1,0 +1,3 @@
+fn helper() {}
+fn main() {
+}

@@ -1,0 +1,4 @@
+class A:
+    def f(self):
+        if x:
+            return 1
