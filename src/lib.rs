@@ -29,15 +29,20 @@
 mod apply;
 mod build;
 pub mod error;
+mod generate;
 mod locate;
 mod options;
 pub mod patch;
 pub mod report;
 mod text;
+pub mod tools;
 
 pub use apply::{apply, apply_bytes, apply_patch, FileResult, Mode, PatchResult};
 pub use build::Change;
 pub use error::{ClosestRegion, Diagnostics, Error, Status};
+pub use generate::{
+    make_add_patch, make_delete_patch, make_move_patch, make_patch, reverse, GenerateOptions,
+};
 pub use locate::{normalize, normalized, Level};
 pub use options::{DiffStyle, LineEnding, Options};
 pub use patch::{

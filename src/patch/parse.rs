@@ -205,6 +205,17 @@ impl<'a> Parser<'_, 'a> {
         self.lines.last().map_or(1, |l| l.number)
     }
 
+    /// The path after a file marker; the canonical form has exactly one space before it.
+    fn header_path(&self, rest: &str, l: PatchLine<'_>, marker: &str) -> Result<String, Error> {
+        let canonical = rest
+            .strip_prefix(' ')
+            .is_some_and(|p| p == p.trim() && !p.is_empty());
+        if !canonical {
+            self.lenient(l, "the path must follow the colon after exactly one space")?;
+        }
+        header_path(rest, l.number, marker)
+    }
+
     /// In strict mode, a leniency used at line `l` is an error.
     fn lenient(&self, l: PatchLine<'_>, what: &str) -> Result<(), Error> {
         if self.strict {
@@ -263,11 +274,11 @@ impl<'a> Parser<'_, 'a> {
                 return self.expect_only_blank_after_end(line.number);
             }
             if let Some(path) = t.strip_prefix(ADD) {
-                let path = header_path(path, line.number, ADD)?;
+                let path = self.header_path(path, line, ADD)?;
                 self.pos += 1;
                 self.parse_add(path, line.number)?;
             } else if let Some(path) = t.strip_prefix(DELETE) {
-                let path = header_path(path, line.number, DELETE)?;
+                let path = self.header_path(path, line, DELETE)?;
                 self.pos += 1;
                 self.ops.push(FileOp {
                     kind: OpKind::Delete,
@@ -277,7 +288,7 @@ impl<'a> Parser<'_, 'a> {
                     patch_line: line.number,
                 });
             } else if let Some(path) = t.strip_prefix(UPDATE) {
-                let path = header_path(path, line.number, UPDATE)?;
+                let path = self.header_path(path, line, UPDATE)?;
                 self.pos += 1;
                 self.parse_update(path, line.number)?;
             } else if t.starts_with(MOVE) {
@@ -336,6 +347,9 @@ impl<'a> Parser<'_, 'a> {
                 continue;
             }
             if let Some(text) = l.text.strip_prefix('+') {
+                if hunk.new_no_newline {
+                    self.lenient(l, "a line after \"\\ No newline at end of file\"")?;
+                }
                 for number in pending_blank.drain(..) {
                     hunk.lines.push(Line {
                         kind: LineKind::Add,
@@ -350,6 +364,9 @@ impl<'a> Parser<'_, 'a> {
                 });
                 self.pos += 1;
             } else if l.text.trim() == NO_NEWLINE {
+                if l.text != NO_NEWLINE || hunk.new_no_newline {
+                    self.lenient(l, "a padded or repeated no-newline marker")?;
+                }
                 hunk.new_no_newline = true;
                 self.pos += 1;
             } else if l.text.trim_start().starts_with("***") {
@@ -390,7 +407,7 @@ impl<'a> Parser<'_, 'a> {
                         format!("a second \"{MOVE}\" for {path} at line {}", l.number),
                     ));
                 }
-                move_to = Some(header_path(dest, l.number, MOVE)?);
+                move_to = Some(self.header_path(dest, l, MOVE)?);
                 self.pos += 1;
             } else if t.is_empty() || is_git_header(l.text) {
                 self.lenient(l, "a blank or git header line before the first hunk")?;
@@ -468,6 +485,9 @@ impl<'a> Parser<'_, 'a> {
             let kind = classify_body(l.text);
             match kind {
                 BodyLine::Marker(m) => {
+                    if m != l.text {
+                        self.lenient(l, "whitespace around a marker")?;
+                    }
                     if m == END_OF_FILE {
                         let Some(mut h) = cur.take() else {
                             return Err(Error::syntax(
@@ -503,6 +523,12 @@ impl<'a> Parser<'_, 'a> {
                     ));
                 }
                 BodyLine::At(rest) => {
+                    let canonical = rest.is_empty()
+                        || rest.starts_with(' ') && !rest.trim().is_empty()
+                        || rest.trim_start().starts_with('-');
+                    if !canonical {
+                        self.lenient(l, "an \"@@\" line must be \"@@\" or \"@@ text\"")?;
+                    }
                     after_eof = false;
                     let anchor = anchor_text(rest).map(|text| Anchor {
                         text,
@@ -555,6 +581,9 @@ impl<'a> Parser<'_, 'a> {
                     });
                 }
                 BodyLine::NoNewline => {
+                    if l.text != NO_NEWLINE {
+                        self.lenient(l, "a padded no-newline marker")?;
+                    }
                     let Some(last) = cur.as_mut().and_then(|h| h.lines.last().map(|x| x.kind))
                     else {
                         return Err(Error::syntax(

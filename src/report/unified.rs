@@ -71,10 +71,12 @@ pub(super) fn render(a: &Applied, context: usize) -> String {
         }
         let first = &changes[i];
         let last = &changes[j];
-        let lead = context.min(first.old.start);
+        let lead = context.min(first.old.start).min(first.new.start);
         let o_start = first.old.start - lead;
         let n_start = first.new.start - lead;
-        let trail = context.min(old.len() - last.old.end);
+        let trail = context
+            .min(old.len() - last.old.end)
+            .min(new.len().saturating_sub(last.new.end));
         let o_end = last.old.end + trail;
         let n_end = last.new.end + trail;
         out.push_str(&format!(

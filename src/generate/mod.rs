@@ -1,0 +1,386 @@
+//! Patch generation and reverse patches.
+//!
+//! [`make_patch`] writes a V4A patch that turns one text into another: a line diff (patience,
+//! from `similar`), hunks with context, merged when close, then checked with the engine's own
+//! rules — a hunk that would be ambiguous or land elsewhere gets more context, then an `@@`
+//! anchor, until every hunk lands where it belongs. [`reverse`] writes the patch that undoes
+//! a patch.
+
+use std::fmt::Write as _;
+
+use similar::{capture_diff_slices, Algorithm, DiffOp};
+
+use crate::apply::{apply, apply_patch, Mode};
+use crate::error::{Error, Status};
+use crate::options::Options;
+use crate::patch::{OpKind, Patch};
+use crate::text::{strip_bom, Lines};
+
+/// Options for [`make_patch`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// Unchanged lines shown before and after each change (default 3).
+    pub context: usize,
+    /// The most context a hunk may grow to while being made unique (default 50).
+    pub max_context: usize,
+}
+
+impl Default for GenerateOptions {
+    fn default() -> GenerateOptions {
+        GenerateOptions {
+            context: 3,
+            max_context: 50,
+        }
+    }
+}
+
+/// A change: old lines `old` replaced by new lines `new` (0-based line ranges).
+#[derive(Clone, Debug)]
+struct Edit {
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
+}
+
+/// A hunk in the making: consecutive edits with the context each side.
+#[derive(Clone, Debug)]
+struct Group {
+    edits: Vec<Edit>,
+    before: usize,
+    after: usize,
+    anchor: Option<usize>,
+}
+
+impl Group {
+    fn old_start(&self) -> usize {
+        self.edits[0].old.start - self.before
+    }
+    fn old_end(&self) -> usize {
+        self.edits[self.edits.len() - 1].old.end + self.after
+    }
+}
+
+/// Writes the hunks (no envelope) that turn `old` into `new`, or `None` when they are equal.
+fn hunks_for(
+    old: &str,
+    new: &str,
+    path: &str,
+    gen: &GenerateOptions,
+) -> Result<Option<String>, Error> {
+    let (old_bom, old_body) = strip_bom(old);
+    let (new_bom, new_body) = strip_bom(new);
+    if old_bom != new_bom {
+        return Err(not_expressible(path, "adds or removes a byte order mark"));
+    }
+    let a = Lines::split(old_body);
+    let b = Lines::split(new_body);
+    let av: Vec<&str> = (0..a.len()).map(|i| a.get(i)).collect();
+    let bv: Vec<&str> = (0..b.len()).map(|i| b.get(i)).collect();
+    let mut edits: Vec<Edit> = Vec::new();
+    for op in capture_diff_slices(Algorithm::Patience, &av, &bv) {
+        let (o, n) = (op.old_range(), op.new_range());
+        if !matches!(op, DiffOp::Equal { .. }) {
+            edits.push(Edit { old: o, new: n });
+        }
+    }
+    // The final-newline state is expressed through the last line: make sure a change covers it.
+    let (old_nl, new_nl) = (a.ends_with_newline(), b.ends_with_newline());
+    if old_nl != new_nl && a.len() > 0 && b.len() > 0 {
+        match edits.last_mut() {
+            Some(e) if e.old.end == a.len() && e.new.end == b.len() => {
+                if e.old.is_empty() || e.new.is_empty() {
+                    // Take the equal line before a pure insertion or deletion into the change.
+                    e.old.start -= 1;
+                    e.new.start -= 1;
+                }
+            }
+            _ => edits.push(Edit {
+                old: a.len() - 1..a.len(),
+                new: b.len() - 1..b.len(),
+            }),
+        }
+    }
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    let mut groups: Vec<Group> = edits
+        .into_iter()
+        .map(|e| Group {
+            edits: vec![e],
+            before: 0,
+            after: 0,
+            anchor: None,
+        })
+        .collect();
+    for g in &mut groups {
+        g.before = gen.context.min(g.edits[0].old.start);
+        g.after = gen.context.min(a.len() - g.edits[0].old.end);
+    }
+    let opts = Options::default();
+    for _round in 0..=gen.max_context {
+        groups = merge(groups, a.len());
+        let text = render(&groups, &a, &b, old_nl, new_nl);
+        let wrong = match apply(old, &text, Mode::Update, &opts) {
+            Ok(r) => {
+                let misplaced: Vec<usize> = r
+                    .hunks
+                    .iter()
+                    .zip(&groups)
+                    .enumerate()
+                    .filter(|(_, (h, g))| {
+                        h.already_applied
+                            || h.fuzz != 0
+                            || h.old_start as usize != g.old_start() + 1
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                if misplaced.is_empty() {
+                    if r.text != new {
+                        return Err(not_expressible(path, "changes line terminators"));
+                    }
+                    return Ok(Some(text));
+                }
+                misplaced
+            }
+            Err(e) => match e.diagnostics().hunk {
+                Some(h) if h < groups.len() => vec![h],
+                _ => return Err(e),
+            },
+        };
+        for i in wrong {
+            let g = &mut groups[i];
+            let can_grow_before = g.old_start() > 0;
+            let can_grow_after = g.old_end() < a.len();
+            if g.before + g.after >= 2 * gen.max_context || !can_grow_before && !can_grow_after {
+                if g.anchor.is_none() {
+                    g.anchor = enclosing(&a, g.old_start());
+                    if g.anchor.is_some() {
+                        continue;
+                    }
+                }
+                return Err(Error::simple(
+                    Status::Internal,
+                    format!("could not make hunk {} of {path} unique", i + 1),
+                ));
+            }
+            if can_grow_before {
+                g.before += 1;
+            }
+            if can_grow_after {
+                g.after += 1;
+            }
+        }
+    }
+    Err(Error::simple(
+        Status::Internal,
+        format!(
+            "could not make every hunk of {path} unique within {} lines of context",
+            gen.max_context
+        ),
+    ))
+}
+
+fn not_expressible(path: &str, what: &str) -> Error {
+    Error::simple(
+        Status::InvalidArgument,
+        format!(
+            "{}the new text {what}, which a V4A patch cannot express (the engine keeps the \
+             file's own terminators and BOM)",
+            if path.is_empty() {
+                String::new()
+            } else {
+                format!("{path}: ")
+            }
+        ),
+    )
+}
+
+/// The nearest line before `at` indented less than the first non-blank line at `at`.
+fn enclosing(a: &Lines<'_>, at: usize) -> Option<usize> {
+    let indent = |s: &str| -> Option<usize> {
+        (!s.trim().is_empty()).then(|| s.len() - s.trim_start().len())
+    };
+    let own = (at..a.len()).find_map(|j| indent(a.get(j)))?;
+    (0..at)
+        .rev()
+        .find(|&j| indent(a.get(j)).is_some_and(|w| w < own))
+}
+
+/// Merges groups whose context touches or overlaps.
+fn merge(groups: Vec<Group>, n: usize) -> Vec<Group> {
+    let mut out: Vec<Group> = Vec::with_capacity(groups.len());
+    for g in groups {
+        if let Some(last) = out.last_mut() {
+            if g.old_start() <= last.old_end() {
+                let end = g.old_end();
+                last.edits.extend(g.edits);
+                let last_edit_end = last.edits[last.edits.len() - 1].old.end;
+                last.after = end.max(last_edit_end).min(n) - last_edit_end;
+                if last.anchor.is_none() {
+                    last.anchor = g.anchor;
+                }
+                continue;
+            }
+        }
+        out.push(g);
+    }
+    out
+}
+
+fn render(groups: &[Group], a: &Lines<'_>, b: &Lines<'_>, old_nl: bool, new_nl: bool) -> String {
+    let mut s = String::new();
+    let nl_marker = "\\ No newline at end of file\n";
+    for g in groups {
+        match g.anchor {
+            Some(l) => {
+                let _ = writeln!(s, "@@ {}", a.get(l));
+            }
+            None => s.push_str("@@\n"),
+        }
+        let mut pos = g.old_start();
+        for e in &g.edits {
+            for k in pos..e.old.start {
+                let _ = writeln!(s, " {}", a.get(k));
+            }
+            for k in e.old.clone() {
+                let _ = writeln!(s, "-{}", a.get(k));
+                if k + 1 == a.len() && !old_nl && new_nl {
+                    s.push_str(nl_marker);
+                }
+            }
+            for k in e.new.clone() {
+                let _ = writeln!(s, "+{}", b.get(k));
+                if k + 1 == b.len() && !new_nl && old_nl {
+                    s.push_str(nl_marker);
+                }
+            }
+            pos = e.old.end;
+        }
+        for k in pos..g.old_end() {
+            let _ = writeln!(s, " {}", a.get(k));
+        }
+    }
+    s
+}
+
+/// Writes a V4A patch (`*** Update File:` envelope) that turns `old` into `new`.
+///
+/// The patch applies back exactly: `apply(old, make_patch(old, new, ..))` gives `new` byte for
+/// byte. Differences a V4A patch cannot express (a changed line terminator, an added or removed
+/// BOM) are reported as [`Status::InvalidArgument`].
+///
+/// ```
+/// let old = "fn a() {\n    1\n}\nfn b() {\n    1\n}\n";
+/// let new = "fn a() {\n    1\n}\nfn b() {\n    2\n}\n";
+/// let patch = v4a::make_patch(old, new, "src/lib.rs", &v4a::GenerateOptions::default()).unwrap();
+/// let r = v4a::apply(old, &patch, v4a::Mode::Update, &v4a::Options::default()).unwrap();
+/// assert_eq!(r.text, new);
+/// ```
+pub fn make_patch(
+    old: &str,
+    new: &str,
+    path: &str,
+    gen: &GenerateOptions,
+) -> Result<String, Error> {
+    make_move_patch(old, new, path, None, gen)
+}
+
+/// Like [`make_patch`], with `*** Move to: destination` when the file also moves. Without a
+/// change and without a move, the patch is an empty envelope.
+pub fn make_move_patch(
+    old: &str,
+    new: &str,
+    path: &str,
+    destination: Option<&str>,
+    gen: &GenerateOptions,
+) -> Result<String, Error> {
+    let mut s = String::from("*** Begin Patch\n");
+    s.push_str(&update_section(old, new, path, destination, gen)?);
+    s.push_str("*** End Patch\n");
+    Ok(s)
+}
+
+fn update_section(
+    old: &str,
+    new: &str,
+    path: &str,
+    destination: Option<&str>,
+    gen: &GenerateOptions,
+) -> Result<String, Error> {
+    let hunks = hunks_for(old, new, path, gen)?;
+    let moves = destination.is_some_and(|d| d != path);
+    if hunks.is_none() && !moves {
+        return Ok(String::new());
+    }
+    let mut s = format!("*** Update File: {path}\n");
+    if let Some(d) = destination.filter(|_| moves) {
+        let _ = writeln!(s, "*** Move to: {d}");
+    }
+    s.push_str(&hunks.unwrap_or_default());
+    Ok(s)
+}
+
+/// Writes a patch that adds `path` with `text`. Lines are written as `+` lines; a text without
+/// a final newline ends with `\ No newline at end of file`. CRLF texts need the applier's
+/// `add_file_line_ending = CrLf` option to come back byte for byte.
+pub fn make_add_patch(path: &str, text: &str) -> String {
+    format!(
+        "*** Begin Patch\n{}*** End Patch\n",
+        add_section(path, text)
+    )
+}
+
+fn add_section(path: &str, text: &str) -> String {
+    let lines = Lines::split(text);
+    let mut s = format!("*** Add File: {path}\n");
+    for i in 0..lines.len() {
+        let _ = writeln!(s, "+{}", lines.get(i));
+    }
+    if !lines.ends_with_newline() {
+        s.push_str("\\ No newline at end of file\n");
+    }
+    s
+}
+
+/// Writes a patch that deletes `path`.
+pub fn make_delete_patch(path: &str) -> String {
+    format!("*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n")
+}
+
+/// Writes the patch that undoes `patch`, given the sources it was applied to: Add ↔ Delete,
+/// moves back, and each updated file's change inverted (regenerated against the patched text,
+/// so fuzzy matches invert exactly). Operations come in reverse order.
+///
+/// ```
+/// let patch = v4a::parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
+/// let undo = v4a::reverse(&patch, |_| Some("x\n"), &v4a::Options::default()).unwrap();
+/// assert_eq!(undo, "*** Begin Patch\n*** Update File: a\n@@\n-y\n+x\n*** End Patch\n");
+/// ```
+pub fn reverse<S, F>(patch: &Patch, sources: F, opts: &Options) -> Result<String, Error>
+where
+    S: AsRef<[u8]>,
+    F: FnMut(&str) -> Option<S>,
+{
+    let result = apply_patch(patch, sources, opts)?;
+    let gen = GenerateOptions::default();
+    let mut s = String::from("*** Begin Patch\n");
+    for f in result.files.iter().rev() {
+        match f.kind {
+            OpKind::Add => {
+                let _ = writeln!(s, "*** Delete File: {}", f.path);
+            }
+            OpKind::Delete => s.push_str(&add_section(&f.path, &f.applied.source)),
+            OpKind::Update => {
+                let section = update_section(
+                    &f.applied.text,
+                    &f.applied.source,
+                    f.target(),
+                    Some(&f.path),
+                    &gen,
+                )?;
+                s.push_str(&section);
+            }
+        }
+    }
+    s.push_str("*** End Patch\n");
+    Ok(s)
+}
