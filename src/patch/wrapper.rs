@@ -34,8 +34,22 @@ pub(crate) fn unwrap_lines(text: &str) -> Vec<PatchLine<'_>> {
         while first < last && lines[first].text.trim().is_empty() {
             first += 1;
         }
-        while last > first && lines[last - 1].text.trim().is_empty() {
-            last -= 1;
+        // Trailing blank lines go; but a whitespace-only line that ends the hunk body of a
+        // bare diff (" " is an empty context line) stays unless a closing marker precedes it.
+        let mut end = last;
+        while end > first && lines[end - 1].text.trim().is_empty() {
+            end -= 1;
+        }
+        let closer = end > first && {
+            let t = lines[end - 1].text.trim();
+            t == "*** End Patch" || t == "```" || heredoc_delimiter(lines[first].text.trim()) == Some(t)
+        };
+        if closer {
+            last = end;
+        } else {
+            while last > first && lines[last - 1].text.is_empty() {
+                last -= 1;
+            }
         }
         if last - first < 2 {
             break;
@@ -112,5 +126,7 @@ mod tests {
         assert_eq!(texts("<<EOF\nx\nEND\n").len(), 3);
         assert_eq!(texts("```\nx\n").len(), 2);
         assert_eq!(texts("\n\n x \n\n"), vec![(3, " x ")]);
+        assert_eq!(texts("@@\n+x\n \n\n"), vec![(1, "@@"), (2, "+x"), (3, " ")]);
+        assert_eq!(texts("*** End Patch\n \n"), vec![(1, "*** End Patch")]);
     }
 }
