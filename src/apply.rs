@@ -361,13 +361,28 @@ where
     S: AsRef<[u8]>,
     F: FnMut(&str) -> Option<S>,
 {
+    apply_patch_indexed(patch, |_, op| sources(&op.path), opts)
+}
+
+/// [`apply_patch`] with sources looked up by operation: `sources(i, op)` returns the current
+/// bytes of the file that operation `i` reads (it is called for Update and Delete operations
+/// only). Suits callers that hold sources in an array aligned with `patch.ops`, like the C ABI.
+pub fn apply_patch_indexed<S, F>(
+    patch: &Patch,
+    mut sources: F,
+    opts: &Options,
+) -> Result<PatchResult, Error>
+where
+    S: AsRef<[u8]>,
+    F: FnMut(usize, &FileOp) -> Option<S>,
+{
     opts.validate()?;
     let mut files = Vec::with_capacity(patch.ops.len());
-    for op in &patch.ops {
+    for (i, op) in patch.ops.iter().enumerate() {
         let applied = match op.kind {
             OpKind::Add => add_result(&op.hunks[0], op, opts),
             OpKind::Delete | OpKind::Update => {
-                let Some(src) = sources(&op.path) else {
+                let Some(src) = sources(i, op) else {
                     return Err(Error::new(
                         Status::MissingSource,
                         format!(

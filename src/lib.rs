@@ -37,7 +37,9 @@ pub mod report;
 mod text;
 pub mod tools;
 
-pub use apply::{apply, apply_bytes, apply_patch, FileResult, Mode, PatchResult};
+pub use apply::{
+    apply, apply_bytes, apply_patch, apply_patch_indexed, FileResult, Mode, PatchResult,
+};
 pub use build::Change;
 pub use error::{ClosestRegion, Diagnostics, Error, Status};
 pub use generate::{

@@ -42,7 +42,9 @@ pub(crate) fn unwrap_lines(text: &str) -> Vec<PatchLine<'_>> {
         }
         let closer = end > first && {
             let t = lines[end - 1].text.trim();
-            t == "*** End Patch" || t == "```" || heredoc_delimiter(lines[first].text.trim()) == Some(t)
+            t == "*** End Patch"
+                || t == "```"
+                || heredoc_delimiter(lines[first].text.trim()) == Some(t)
         };
         if closer {
             last = end;
