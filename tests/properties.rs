@@ -91,7 +91,7 @@ prop_compose! {
     fn case()(n in 1usize..40)(
         n in Just(n),
         words in prop::collection::vec(word(), n),
-        raw_edits in prop::collection::vec((0usize..40, 0usize..3, prop::collection::vec(word(), 0..3)), 0..6),
+        raw_edits in prop::collection::vec((0usize..40, 0usize..3, prop::collection::vec(word(), 0..3)), 1..6),
         eol in prop::sample::select(vec!["\n", "\r\n", "\r"]),
         final_newline in any::<bool>(),
         bom in any::<bool>(),
@@ -105,8 +105,10 @@ prop_compose! {
         for (k, (s, len, new)) in sorted.into_iter().enumerate() {
             let start = s.min(n);
             if start < next_free { continue; }
-            let end = (start + len).min(n);
             let new: Vec<String> = new.iter().enumerate().map(|(j, w)| format!("{w} new{k}.{j}")).collect();
+            // An edit that changes nothing deletes a line instead.
+            let len = if len == 0 && new.is_empty() { 1 } else { len };
+            let end = (start + len).min(n);
             if start == end && new.is_empty() { continue; }
             edits.push(Edit { start, end, new });
             next_free = end + 1;
@@ -116,7 +118,7 @@ prop_compose! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
 
     #[test]
     fn written_patches_apply_back_exactly((old, edits, eol, final_newline, bom) in case()) {
@@ -191,7 +193,7 @@ fn repetitive_line() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 3000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
 
     /// `apply(old, make_patch(old, new)) == new` byte for byte, on repetitive texts where
     /// uniqueness is hard, at every line-ending style and final-newline state.
