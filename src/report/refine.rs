@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::ops::Range;
 
-use similar::algorithms::{DiffHook, myers};
+use similar::algorithms::{myers, DiffHook};
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::report::DiffKind;
@@ -803,7 +803,8 @@ fn segments(ops: &[Op], a: &Line<'_>, b: &Line<'_>) -> (Vec<Segment>, Vec<Segmen
 /// end markers), sampled down to about [`SIGNATURE_MAX`] for long lines: only hashes whose low
 /// `shift` bits are zero are kept, so two signatures compare on a common sample.
 struct Signature {
-    hashes: Vec<u32>,
+    /// Distinct bigram hashes (sorted) with their counts.
+    hashes: Vec<(u32, u32)>,
     shift: u32,
 }
 
@@ -811,7 +812,7 @@ impl Signature {
     fn new(line: &str) -> Signature {
         const START: u32 = 0x11_0000;
         const END: u32 = 0x11_0001;
-        let mut hashes = Vec::new();
+        let mut all = Vec::new();
         let mut prev = START;
         let mut pending_space = false;
         for c in line.trim().chars() {
@@ -820,24 +821,39 @@ impl Signature {
                 continue;
             }
             if pending_space {
-                hashes.push(pair_hash(prev, ' ' as u32));
+                all.push(pair_hash(prev, ' ' as u32));
                 prev = ' ' as u32;
                 pending_space = false;
             }
-            hashes.push(pair_hash(prev, c as u32));
+            all.push(pair_hash(prev, c as u32));
             prev = c as u32;
         }
-        hashes.push(pair_hash(prev, END));
+        all.push(pair_hash(prev, END));
+        all.sort_unstable();
+        let mut hashes: Vec<(u32, u32)> = Vec::new();
+        for h in all {
+            match hashes.last_mut() {
+                Some((last, count)) if *last == h => *count += 1,
+                _ => hashes.push((h, 1)),
+            }
+        }
+        // Sample distinct bigrams (by hash) only when there are many of them, so a long line
+        // over a small alphabet keeps every bigram.
         let mut shift = 0;
-        while hashes.len() >> shift > SIGNATURE_MAX {
+        while shift < 31
+            && hashes
+                .iter()
+                .filter(|(h, _)| h & ((1u32 << shift) - 1) == 0)
+                .count()
+                > SIGNATURE_MAX
+        {
             shift += 1;
         }
         if shift > 0 {
             let mask = (1u32 << shift) - 1;
-            hashes.retain(|h| h & mask == 0);
+            hashes.retain(|(h, _)| h & mask == 0);
             hashes.shrink_to_fit();
         }
-        hashes.sort_unstable();
         Signature { hashes, shift }
     }
 
@@ -845,24 +861,24 @@ impl Signature {
     fn dice(&self, other: &Signature) -> f64 {
         let mask = (1u32 << self.shift.max(other.shift)) - 1;
         let (xs, ys) = (&self.hashes, &other.hashes);
-        let next = |v: &[u32], mut k: usize| {
-            while k < v.len() && v[k] & mask != 0 {
+        let next = |v: &[(u32, u32)], mut k: usize| {
+            while k < v.len() && v[k].0 & mask != 0 {
                 k += 1;
             }
             k
         };
         let (mut i, mut j) = (next(xs, 0), next(ys, 0));
-        let (mut common, mut total) = (0usize, 0usize);
+        let (mut common, mut total) = (0u64, 0u64);
         while i < xs.len() || j < ys.len() {
-            if i < xs.len() && (j == ys.len() || xs[i] < ys[j]) {
-                total += 1;
+            if i < xs.len() && (j == ys.len() || xs[i].0 < ys[j].0) {
+                total += u64::from(xs[i].1);
                 i = next(xs, i + 1);
-            } else if j < ys.len() && (i == xs.len() || ys[j] < xs[i]) {
-                total += 1;
+            } else if j < ys.len() && (i == xs.len() || ys[j].0 < xs[i].0) {
+                total += u64::from(ys[j].1);
                 j = next(ys, j + 1);
             } else {
-                common += 1;
-                total += 2;
+                common += u64::from(xs[i].1.min(ys[j].1));
+                total += u64::from(xs[i].1) + u64::from(ys[j].1);
                 i = next(xs, i + 1);
                 j = next(ys, j + 1);
             }
@@ -886,8 +902,8 @@ fn pair_hash(x: u32, y: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use DiffKind::{Add as A, Delete as D, Equal as E};
     use proptest::prelude::*;
+    use DiffKind::{Add as A, Delete as D, Equal as E};
 
     type Parts<'a> = Vec<(DiffKind, &'a str)>;
 
