@@ -77,14 +77,14 @@ impl FromStr for Mode {
 pub fn apply(source: &str, diff: &str, mode: Mode, opts: &Options) -> Result<Applied, Error> {
     opts.validate()?;
     if mode == Mode::Delete {
-        return apply_delete_mode(source, diff);
+        return apply_delete_mode(source, diff, opts);
     }
     let patch = parse_patch(diff)?;
     let op = single_op(&patch, mode)?;
     match mode {
         Mode::Create => {
             let hunk = create_hunk(op)?;
-            Ok(add_result(hunk, op, opts))
+            Ok(whole_file("", build_add(Some(hunk), opts), &op.path, opts))
         }
         _ => {
             if op.kind != OpKind::Update {
@@ -181,7 +181,7 @@ fn create_hunk(op: &FileOp) -> Result<&Hunk, Error> {
     }
 }
 
-fn apply_delete_mode(source: &str, diff: &str) -> Result<Applied, Error> {
+fn apply_delete_mode(source: &str, diff: &str, opts: &Options) -> Result<Applied, Error> {
     if !diff.trim().is_empty() {
         let patch = parse_patch(diff)?;
         match patch.ops.as_slice() {
@@ -195,49 +195,27 @@ fn apply_delete_mode(source: &str, diff: &str) -> Result<Applied, Error> {
             }
         }
     }
-    Ok(delete_result(source, None))
+    Ok(whole_file(source, String::new(), "", opts))
 }
 
-fn delete_result(source: &str, path: Option<&str>) -> Applied {
-    let (_, body) = strip_bom(source);
-    let n = Lines::split(body).len();
-    Applied {
-        text: String::new(),
-        source: source.to_string(),
-        path: path.map(str::to_string),
-        destination: None,
-        hunks: Vec::new(),
-        fuzz: 0,
-        diff: Vec::new(),
-        segments: Vec::new(),
-        changes: if n > 0 {
-            vec![crate::build::Change {
-                old: 0..n,
-                new: 0..0,
-                hunk: 0,
-            }]
-        } else {
-            Vec::new()
-        },
-    }
-}
-
-fn add_result(hunk: &Hunk, op: &FileOp, opts: &Options) -> Applied {
-    let text = build_add(Some(hunk), opts);
-    let n = Lines::split(&text).len();
+/// A result that replaces the whole text (an added or deleted file): every old line removed,
+/// every new line added. The structured diff is filled according to the options.
+fn whole_file(source: &str, text: String, path: &str, opts: &Options) -> Applied {
+    let old_lines = Lines::split(strip_bom(source).1).len();
+    let new_lines = Lines::split(strip_bom(&text).1).len();
     let mut a = Applied {
         text,
-        source: String::new(),
-        path: (!op.path.is_empty()).then(|| op.path.clone()),
+        source: source.to_string(),
+        path: (!path.is_empty()).then(|| path.to_string()),
         destination: None,
         hunks: Vec::new(),
         fuzz: 0,
         diff: Vec::new(),
         segments: Vec::new(),
-        changes: if n > 0 {
+        changes: if old_lines + new_lines > 0 {
             vec![crate::build::Change {
-                old: 0..0,
-                new: 0..n,
+                old: 0..old_lines,
+                new: 0..new_lines,
                 hunk: 0,
             }]
         } else {
@@ -380,7 +358,7 @@ where
     let mut files = Vec::with_capacity(patch.ops.len());
     for (i, op) in patch.ops.iter().enumerate() {
         let applied = match op.kind {
-            OpKind::Add => add_result(&op.hunks[0], op, opts),
+            OpKind::Add => whole_file("", build_add(op.hunks.first(), opts), &op.path, opts),
             OpKind::Delete | OpKind::Update => {
                 let Some(src) = sources(i, op) else {
                     return Err(Error::new(
@@ -411,9 +389,7 @@ where
                 let text = std::str::from_utf8(src.as_ref())
                     .map_err(|e| Error::invalid_utf8("source", e).with_path(&op.path))?;
                 if op.kind == OpKind::Delete {
-                    let mut a = delete_result(text, Some(&op.path));
-                    finish(&mut a, opts);
-                    a
+                    whole_file(text, String::new(), &op.path, opts)
                 } else {
                     update(text, op, opts)?
                 }

@@ -385,51 +385,48 @@ fn corrected_hunk(
     let rn: Vec<String> = region.iter().map(|l| normalized(l, Level::Fold)).collect();
     let ops = capture_diff_slices(Algorithm::Myers, &pn, &rn);
     // For each old-side line: the file line it corresponds to (if any), and file lines that
-    // precede it without a counterpart.
+    // precede it without a counterpart. Equal lines align exactly; in the gaps between them each
+    // patch line pairs with the most similar file line after the previous pair.
     let mut map: Vec<Option<usize>> = vec![None; old.len()];
     let mut extra_before: Vec<Vec<usize>> = vec![Vec::new(); old.len() + 1];
     let mut first_file = None;
     let mut last_file = None;
+    let mut equal_pairs: Vec<(usize, usize)> = Vec::new();
     for op in &ops {
-        match *op {
-            DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => {
-                for k in 0..len {
-                    map[old_index + k] = Some(new_index + k);
-                }
-                first_file.get_or_insert(new_index);
-                last_file = Some(new_index + len - 1);
-            }
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                let pairs = old_len.min(new_len);
-                for k in 0..pairs {
-                    map[old_index + k] = Some(new_index + k);
-                }
-                for k in pairs..new_len {
-                    extra_before[old_index + old_len].push(new_index + k);
-                }
-                first_file.get_or_insert(new_index);
-                last_file = Some(new_index + new_len - 1);
-            }
-            DiffOp::Insert {
-                old_index,
-                new_index,
-                new_len,
-            } => {
-                for k in 0..new_len {
-                    extra_before[old_index].push(new_index + k);
-                }
-            }
-            DiffOp::Delete { .. } => {}
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = *op
+        {
+            equal_pairs.extend((0..len).map(|k| (old_index + k, new_index + k)));
         }
+    }
+    equal_pairs.push((old.len(), region.len()));
+    let (mut po, mut pf) = (0usize, 0usize);
+    for &(eo, ef) in &equal_pairs {
+        let mut cursor = pf;
+        for k in po..eo {
+            let best = (cursor..ef)
+                .map(|j| (j, similarity(old[k], region[j])))
+                .filter(|&(_, s)| s >= 0.3)
+                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+            if let Some((j, _)) = best {
+                extra_before[k].extend(cursor..j);
+                map[k] = Some(j);
+                first_file.get_or_insert(j);
+                last_file = Some(j);
+                cursor = j + 1;
+            }
+        }
+        if eo < old.len() {
+            extra_before[eo].extend(cursor..ef);
+            map[eo] = Some(ef);
+            first_file.get_or_insert(ef);
+            last_file = Some(ef);
+        }
+        po = eo + 1;
+        pf = ef + 1;
     }
     let (first_file, last_file) = match (first_file, last_file) {
         (Some(a), Some(b)) => (a, b),

@@ -1,0 +1,158 @@
+//! The Rust API beyond the shared vectors: results, diffs, renderings and error fields.
+
+use v4a::{apply, apply_bytes, DiffKind, DiffStyle, Level, Mode, Options, Status};
+
+fn full() -> Options {
+    Options {
+        diff: DiffStyle::Full,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn delete_mode_lists_every_line_as_removed() {
+    let r = apply("a\nb\n", "", Mode::Delete, &full()).unwrap();
+    assert_eq!(r.text, "");
+    let d: Vec<_> = r
+        .diff
+        .iter()
+        .map(|l| (l.kind, l.old_line, l.new_line, r.line_text(l)))
+        .collect();
+    assert_eq!(
+        d,
+        [
+            (DiffKind::Delete, Some(1), None, "a"),
+            (DiffKind::Delete, Some(2), None, "b")
+        ]
+    );
+}
+
+#[test]
+fn create_mode_lists_every_line_as_added() {
+    let r = apply("ignored", "+x\n+y\n", Mode::Create, &full()).unwrap();
+    assert_eq!(r.text, "x\ny\n");
+    assert_eq!(r.diff.len(), 2);
+    assert!(r.diff.iter().all(|l| l.kind == DiffKind::Add));
+}
+
+#[test]
+fn full_and_changes_only_diffs() {
+    let src = "1\n2\n3\n4\n5\n6\n7\n";
+    let diff = "@@\n 3\n-4\n+four\n 5\n";
+    let r = apply(src, diff, Mode::Update, &full()).unwrap();
+    let kinds: Vec<_> = r.diff.iter().map(|l| (l.kind, l.hunk)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (DiffKind::Equal, None),
+            (DiffKind::Equal, None),
+            (DiffKind::Equal, Some(0)),
+            (DiffKind::Delete, Some(0)),
+            (DiffKind::Add, Some(0)),
+            (DiffKind::Equal, Some(0)),
+            (DiffKind::Equal, None),
+            (DiffKind::Equal, None),
+        ]
+    );
+    let opts = Options {
+        diff: DiffStyle::Changes { context: 1 },
+        ..Options::default()
+    };
+    let r = apply(src, diff, Mode::Update, &opts).unwrap();
+    let lines: Vec<_> = r
+        .diff
+        .iter()
+        .map(|l| (l.old_line, l.new_line, r.line_text(l)))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (Some(3), Some(3), "3"),
+            (Some(4), None, "4"),
+            (None, Some(4), "four"),
+            (Some(5), Some(5), "5")
+        ]
+    );
+}
+
+#[test]
+fn unified_diff_rendering() {
+    let r = apply(
+        "a\nb\nc\n",
+        "@@\n a\n-b\n+B\n",
+        Mode::Update,
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        r.unified_diff(1),
+        "--- a\n+++ b\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+    );
+}
+
+#[test]
+fn hunk_reports() {
+    let src = "def f():\n    x = 1\n    return x\n";
+    let diff = "@@\n x = 1\n-return x\n+return x + 1\n";
+    let r = apply(src, diff, Mode::Update, &Options::default()).unwrap();
+    let h = &r.hunks[0];
+    assert_eq!(
+        (h.old_start, h.old_len, h.new_start, h.new_len),
+        (2, 2, 2, 2)
+    );
+    assert_eq!(h.level, Level::Trim);
+    assert_eq!(h.line_levels, [Level::Trim, Level::Trim]);
+    assert!(h.reindented);
+    assert_eq!(r.text, "def f():\n    x = 1\n    return x + 1\n");
+    assert_eq!(r.fuzz, 10);
+}
+
+#[test]
+fn errors_carry_their_fields() {
+    let e = apply_bytes(
+        b"ok\n\xff\n",
+        b"@@\n-ok\n+no\n",
+        Mode::Update,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.status(), Status::InvalidUtf8);
+    assert_eq!(e.diagnostics().byte_offset, Some(3));
+    assert_eq!(e.diagnostics().input.as_deref(), Some("source"));
+
+    let e = "frobnicate".parse::<Mode>().unwrap_err();
+    assert_eq!(e.status(), Status::UnsupportedMode);
+
+    let src = "fn save() {\n    x = 1;\n}\nfn load() {\n    x = 1;\n}\n";
+    let e = apply(
+        src,
+        "@@\n-    x = 1;\n+    x = 2;\n",
+        Mode::Update,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.status(), Status::Ambiguous);
+    assert_eq!(e.diagnostics().candidates, [2, 5]);
+    assert_eq!(e.diagnostics().hunk, Some(0));
+    assert_eq!(e.diagnostics().patch_line, Some(1));
+    assert_eq!(
+        e.diagnostics().suggestion.as_deref(),
+        Some("@@ fn save() {")
+    );
+
+    let e = apply(
+        src,
+        "@@ fn load\n-    x = 3;\n+    x = 2;\n",
+        Mode::Update,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.status(), Status::ContextNotFound);
+    let d = e.diagnostics();
+    assert_eq!(d.closest.as_ref().map(|c| c.start_line), Some(5));
+    assert_eq!(
+        d.corrected_hunk.as_deref(),
+        Some("@@ fn load\n-    x = 1;\n+    x = 2;\n")
+    );
+    assert!(e.message().contains("\"····x·=·3;\""), "{}", e.message());
+}
