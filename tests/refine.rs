@@ -3,8 +3,11 @@
 
 use v4a::{apply, DiffKind, DiffStyle, Mode, Options};
 
-/// (kind, line text, [(segment kind, segment text)]) for every changed line.
-fn refined(src: &str, diff: &str) -> Vec<(DiffKind, String, Vec<(&'static str, String)>)> {
+/// A changed line: its kind, its text, and its segments as (kind name, text).
+type Refined = (DiffKind, String, Vec<(&'static str, String)>);
+
+/// Every changed line of applying `diff` to `src`, with its segments.
+fn refined(src: &str, diff: &str) -> Vec<Refined> {
     let opts = Options {
         diff: DiffStyle::Changes { context: 0 },
         refine: true,
