@@ -6,6 +6,7 @@
 
 /// The terminator of one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Eol {
     /// `\n`
     Lf,
@@ -59,86 +60,83 @@ impl LineSpan {
 
 /// A text split into lines. An empty text has no lines; a text ending with a terminator has
 /// no phantom empty last line.
+///
+/// Compact: per line, the byte offset where its content ends and its terminator (9 bytes a
+/// line); a line starts where the previous one's terminator ends.
 #[derive(Clone, Debug)]
 pub struct Lines<'a> {
     text: &'a str,
-    spans: Vec<LineSpan>,
+    ends: Vec<usize>,
+    eols: Vec<Eol>,
 }
 
 impl<'a> Lines<'a> {
     /// Splits `text` at LF, CRLF and lone CR.
     pub fn split(text: &'a str) -> Lines<'a> {
         let bytes = text.as_bytes();
-        let mut spans = Vec::with_capacity(bytes.len() / 40 + 1);
+        let estimate = bytes.len() / 32 + 1;
+        let mut ends = Vec::with_capacity(estimate);
+        let mut eols = Vec::with_capacity(estimate);
         let mut start = 0;
-        let has_cr = memchr::memchr(b'\r', bytes).is_some();
-        if has_cr {
+        if memchr::memchr(b'\r', bytes).is_some() {
             for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
                 if i < start {
                     continue; // the \n of a \r\n already consumed
                 }
+                ends.push(i);
                 if bytes[i] == b'\n' {
-                    spans.push(LineSpan {
-                        start,
-                        end: i,
-                        eol: Eol::Lf,
-                    });
+                    eols.push(Eol::Lf);
                     start = i + 1;
                 } else if bytes.get(i + 1) == Some(&b'\n') {
-                    spans.push(LineSpan {
-                        start,
-                        end: i,
-                        eol: Eol::CrLf,
-                    });
+                    eols.push(Eol::CrLf);
                     start = i + 2;
                 } else {
-                    spans.push(LineSpan {
-                        start,
-                        end: i,
-                        eol: Eol::Cr,
-                    });
+                    eols.push(Eol::Cr);
                     start = i + 1;
                 }
             }
         } else {
             for i in memchr::memchr_iter(b'\n', bytes) {
-                spans.push(LineSpan {
-                    start,
-                    end: i,
-                    eol: Eol::Lf,
-                });
-                start = i + 1;
+                ends.push(i);
             }
+            eols.resize(ends.len(), Eol::Lf);
+            start = ends.last().map_or(0, |e| e + 1);
         }
         if start < bytes.len() {
-            spans.push(LineSpan {
-                start,
-                end: bytes.len(),
-                eol: Eol::None,
-            });
+            ends.push(bytes.len());
+            eols.push(Eol::None);
         }
-        Lines { text, spans }
+        Lines { text, ends, eols }
     }
 
     /// Number of lines.
     pub fn len(&self) -> usize {
-        self.spans.len()
+        self.ends.len()
     }
 
-    /// The spans of every line.
-    pub fn spans(&self) -> &[LineSpan] {
-        &self.spans
+    /// Where line `i` (0-based) starts, ends, and its terminator.
+    pub fn span(&self, i: usize) -> LineSpan {
+        let start = if i == 0 {
+            0
+        } else {
+            self.ends[i - 1] + self.eols[i - 1].len()
+        };
+        LineSpan {
+            start,
+            end: self.ends[i],
+            eol: self.eols[i],
+        }
     }
 
     /// The content of line `i` (0-based), without its terminator.
     pub fn get(&self, i: usize) -> &'a str {
-        let s = self.spans[i];
+        let s = self.span(i);
         &self.text[s.start..s.end]
     }
 
     /// The terminator of line `i`.
     pub fn eol(&self, i: usize) -> Eol {
-        self.spans[i].eol
+        self.eols[i]
     }
 
     /// The bytes of lines `from..to`, terminators included.
@@ -146,19 +144,19 @@ impl<'a> Lines<'a> {
         if from >= to {
             return "";
         }
-        &self.text[self.spans[from].start..self.spans[to - 1].full_end()]
+        &self.text[self.span(from).start..self.span(to - 1).full_end()]
     }
 
     /// True when the text ends with a line terminator (or is empty).
     pub fn ends_with_newline(&self) -> bool {
-        self.spans.last().is_none_or(|s| !s.eol.is_none())
+        self.eols.last().is_none_or(|e| !e.is_none())
     }
 
     /// The most frequent terminator (LF wins ties), or `None` when no line has one.
     pub fn dominant_eol(&self) -> Option<Eol> {
         let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
-        for s in &self.spans {
-            match s.eol {
+        for e in &self.eols {
+            match e {
                 Eol::Lf => lf += 1,
                 Eol::CrLf => crlf += 1,
                 Eol::Cr => cr += 1,

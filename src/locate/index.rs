@@ -6,7 +6,7 @@
 use std::hash::Hasher;
 use std::ops::Range;
 
-use rustc_hash::FxHasher;
+use rustc_hash::{FxHashMap, FxHasher};
 
 use super::level::{normalize, trim_end_ws, trim_ws, Level};
 use crate::error::{Error, Status};
@@ -52,6 +52,19 @@ pub(crate) fn hash_str(s: &str) -> u64 {
     h.finish()
 }
 
+/// The rolling hash of a window of normalised lines.
+fn window_hash(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .fold(0u64, |h, s| h.wrapping_mul(BASE).wrapping_add(hash_str(s)))
+}
+
+/// The rolling hash of a window of line hashes.
+fn window_hash_keys(keys: &[u64]) -> u64 {
+    keys.iter()
+        .fold(0u64, |h, &k| h.wrapping_mul(BASE).wrapping_add(k))
+}
+
 /// A sequence of pattern lines with their normalised forms cached per level.
 pub(crate) struct Pattern<'p> {
     lines: Vec<&'p str>,
@@ -90,6 +103,9 @@ pub(crate) struct LineIndex<'a> {
     lines: &'a Lines<'a>,
     keys: [Option<Vec<u64>>; 5],
     scratch: String,
+    /// Every exact match of some patterns, found together in one pass (see
+    /// [`LineIndex::prefetch_exact`]), keyed by (window hash, pattern length).
+    exact_cache: FxHashMap<(u64, usize), Vec<usize>>,
 }
 
 impl<'a> LineIndex<'a> {
@@ -98,6 +114,7 @@ impl<'a> LineIndex<'a> {
             lines,
             keys: Default::default(),
             scratch: String::new(),
+            exact_cache: FxHashMap::default(),
         }
     }
 
@@ -158,13 +175,23 @@ impl<'a> LineIndex<'a> {
         {
             return Ok(found);
         }
-        let pnorm: Vec<String> = pattern.normalized(level).to_vec();
-        let target = pnorm
-            .iter()
-            .fold(0u64, |h, s| h.wrapping_mul(BASE).wrapping_add(hash_str(s)));
+        let pnorm = pattern.normalized(level);
+        let target = window_hash(pnorm);
+        if level == Level::Exact {
+            if let Some(all) = self.exact_cache.get(&(target, m)) {
+                budget.charge(all.len() as u64 + 1)?;
+                let from = all.partition_point(|&s| s < range.start);
+                return Ok(all[from..]
+                    .iter()
+                    .copied()
+                    .take_while(|&s| s + m <= range.end)
+                    .take(limit)
+                    .collect());
+            }
+        }
         self.keys(level, budget)?;
         let keys = self.keys[level as usize].take().unwrap_or_default();
-        let result = self.scan(&keys, &pnorm, target, level, range, limit, budget);
+        let result = self.scan(&keys, pnorm, target, level, range, limit, budget);
         self.keys[level as usize] = Some(keys);
         result
     }
@@ -184,9 +211,7 @@ impl<'a> LineIndex<'a> {
         let mut found = Vec::new();
         budget.charge((range.end - range.start) as u64)?;
         let high = (1..m).fold(1u64, |p, _| p.wrapping_mul(BASE));
-        let mut h = keys[range.start..range.start + m]
-            .iter()
-            .fold(0u64, |h, &k| h.wrapping_mul(BASE).wrapping_add(k));
+        let mut h = window_hash_keys(&keys[range.start..range.start + m]);
         let mut hits = Vec::new();
         let last = range.end - m;
         let mut start = range.start;
@@ -240,6 +265,133 @@ impl<'a> LineIndex<'a> {
         Ok(())
     }
 
+    /// Finds every exact match of all `patterns` in one pass over the file, so that hunks
+    /// searched afterwards need no scan of their own. A rolling hash over the shortest pattern
+    /// length finds seeds; each seed is checked against the patterns that start with it.
+    /// Patterns with more than `cap` matches are left to ordinary scans.
+    pub(crate) fn prefetch_exact(
+        &mut self,
+        patterns: &[Vec<&str>],
+        cap: usize,
+        budget: &mut Budget,
+    ) -> Result<(), Error> {
+        let n = self.len();
+        let patterns: Vec<&Vec<&str>> = patterns
+            .iter()
+            .filter(|p| !p.is_empty() && p.len() <= n)
+            .collect();
+        let Some(k) = patterns.iter().map(|p| p.len()).min() else {
+            return Ok(());
+        };
+        self.keys(Level::Exact, budget)?;
+        let keys = self.keys[Level::Exact as usize].take().unwrap_or_default();
+        let pkeys: Vec<Vec<u64>> = patterns
+            .iter()
+            .map(|p| p.iter().map(|l| hash_str(l)).collect())
+            .collect();
+        let mut seeds: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+        for (i, pk) in pkeys.iter().enumerate() {
+            seeds.entry(window_hash_keys(&pk[..k])).or_default().push(i);
+        }
+        let mut found: Vec<Vec<usize>> = vec![Vec::new(); patterns.len()];
+        let mut overflow = vec![false; patterns.len()];
+        let result = (|| -> Result<(), Error> {
+            budget.charge(n as u64)?;
+            let high = (1..k).fold(1u64, |p, _| p.wrapping_mul(BASE));
+            let mut h = window_hash_keys(&keys[..k]);
+            for start in 0..=n - k {
+                if start > 0 {
+                    h = h
+                        .wrapping_sub(keys[start - 1].wrapping_mul(high))
+                        .wrapping_mul(BASE)
+                        .wrapping_add(keys[start + k - 1]);
+                }
+                let Some(ids) = seeds.get(&h) else { continue };
+                for &i in ids {
+                    let p = patterns[i];
+                    if overflow[i] || start + p.len() > n {
+                        continue;
+                    }
+                    budget.charge(p.len() as u64)?;
+                    if keys[start..start + p.len()] == pkeys[i][..]
+                        && p.iter()
+                            .enumerate()
+                            .all(|(j, l)| self.lines.get(start + j) == *l)
+                    {
+                        if found[i].len() >= cap {
+                            overflow[i] = true;
+                        } else {
+                            found[i].push(start);
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })();
+        self.keys[Level::Exact as usize] = Some(keys);
+        result?;
+        for (i, p) in patterns.iter().enumerate() {
+            if !overflow[i] {
+                let all = std::mem::take(&mut found[i]);
+                self.exact_cache
+                    .insert((window_hash_keys(&pkeys[i]), p.len()), all);
+            }
+        }
+        Ok(())
+    }
+
+    /// Windows in `range` at the strictest level up to `max` that has any, in file order (at
+    /// most `limit`). Exact matches are looked for first; looser levels are then searched in
+    /// one pass at `max`, and each hit is classified by the strictest level its window matches
+    /// at — the same answer as searching level by level, with one index instead of four.
+    pub(crate) fn search(
+        &mut self,
+        pattern: &mut Pattern<'_>,
+        max: Level,
+        range: Range<usize>,
+        limit: usize,
+        budget: &mut Budget,
+    ) -> Result<Option<(Level, Vec<usize>)>, Error> {
+        let found = self.find_windows(pattern, Level::Exact, range.clone(), limit, budget)?;
+        if !found.is_empty() {
+            return Ok(Some((Level::Exact, found)));
+        }
+        if max == Level::Exact {
+            return Ok(None);
+        }
+        const CLASSIFY_CAP: usize = 256;
+        let hits = self.find_windows(pattern, max, range.clone(), CLASSIFY_CAP + 1, budget)?;
+        if hits.len() > CLASSIFY_CAP {
+            // Too many loose candidates to classify one by one: search level by level.
+            for &level in &max.up_to()[1..] {
+                let found = self.find_windows(pattern, level, range.clone(), limit, budget)?;
+                if !found.is_empty() {
+                    return Ok(Some((level, found)));
+                }
+            }
+            return Ok(None);
+        }
+        let mut best: Option<(Level, Vec<usize>)> = None;
+        for s in hits {
+            let mut level = max;
+            for &l in &max.up_to()[1..] {
+                if self.window_matches(pattern, l, s, budget)? {
+                    level = l;
+                    break;
+                }
+            }
+            match &mut best {
+                Some((b, v)) if *b == level => v.push(s),
+                Some((b, _)) if *b < level => {}
+                _ => best = Some((level, vec![s])),
+            }
+        }
+        Ok(best.map(|(l, mut v)| {
+            v.truncate(limit);
+            (l, v)
+        }))
+    }
+
     /// True when the window starting at `start` matches the pattern at `level`.
     pub(crate) fn window_matches(
         &mut self,
@@ -253,7 +405,7 @@ impl<'a> LineIndex<'a> {
             return Ok(false);
         }
         budget.charge(m as u64)?;
-        let pnorm = pattern.normalized(level).to_vec();
+        let pnorm = pattern.normalized(level);
         Ok(pnorm
             .iter()
             .enumerate()
@@ -348,6 +500,23 @@ mod tests {
                 let want: Vec<usize> = naive(&file[from..], &pat, level).into_iter().map(|s| s + from).collect();
                 proptest::prop_assert_eq!(got, want);
             }
+            // A prefetched index answers exact searches the same.
+            let mut pre = LineIndex::new(&lines);
+            pre.prefetch_exact(&[pat.clone(), vec!["a"]], 3, &mut budget).unwrap();
+            let mut p = Pattern::new(pat.clone());
+            let from = from.min(file.len());
+            let got = pre.find_windows(&mut p, Level::Exact, from..file.len(), usize::MAX, &mut budget).unwrap();
+            let want: Vec<usize> = naive(&file[from..], &pat, Level::Exact).into_iter().map(|s| s + from).collect();
+            proptest::prop_assert_eq!(got, want);
+            // `search` answers like a level-by-level search.
+            let from = from.min(file.len());
+            let mut p = Pattern::new(pat.clone());
+            let got = index.search(&mut p, Level::Fold, from..file.len(), usize::MAX, &mut budget).unwrap();
+            let want = Level::ALL.iter().find_map(|&l| {
+                let c: Vec<usize> = naive(&file[from..], &pat, l).into_iter().map(|s| s + from).collect();
+                (!c.is_empty()).then_some((l, c))
+            });
+            proptest::prop_assert_eq!(got, want);
         }
     }
 

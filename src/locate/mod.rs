@@ -95,6 +95,11 @@ pub(crate) fn locate_hunks(
     let mut placements: Vec<Placement> = Vec::with_capacity(hunks.len());
     let mut region_start = 0usize;
     let mut total_fuzz = 0u32;
+    if hunks.len() >= 4 {
+        // Many hunks: find all their exact matches in one pass instead of one scan each.
+        let olds: Vec<Vec<&str>> = hunks.iter().map(|h| old_side(h, h.lines.len())).collect();
+        index.prefetch_exact(&olds, CANDIDATE_LIMIT, &mut budget)?;
+    }
     for (i, hunk) in hunks.iter().enumerate() {
         let cx = Context {
             path,
@@ -329,34 +334,36 @@ fn place_old_side(
     let eof_penalty = if hunk.end_of_file { 1000 } else { 0 };
 
     if let Some(a) = anchor {
-        for &level in levels {
-            let found = index.find_windows(&mut pattern, level, a.line..n, 1, budget)?;
-            if let Some(&start) = found.first() {
-                return Ok(Some(finish(
-                    index,
-                    &old,
-                    Placement {
-                        start,
-                        level,
-                        fuzz: anchor_fuzz + level.fuzz() + eof_penalty,
-                        ..base
-                    },
-                    opts,
-                )));
-            }
-        }
-        return Ok(None);
+        let Some((level, found)) =
+            index.search(&mut pattern, opts.max_level, a.line..n, 1, budget)?
+        else {
+            return Ok(None);
+        };
+        return Ok(Some(finish(
+            index,
+            &old,
+            Placement {
+                start: found[0],
+                level,
+                fuzz: anchor_fuzz + level.fuzz() + eof_penalty,
+                ..base
+            },
+            opts,
+        )));
     }
 
     for (range, out_of_order) in [(region_start..n, false), (0..n, true)] {
         if out_of_order && region_start == 0 {
             break;
         }
-        for &level in levels {
+        {
             let limit = if opts.first_match { 1 } else { CANDIDATE_LIMIT };
-            let found = index.find_windows(&mut pattern, level, range.clone(), limit, budget)?;
+            let Some((level, found)) =
+                index.search(&mut pattern, opts.max_level, range.clone(), limit, budget)?
+            else {
+                continue;
+            };
             match found.len() {
-                0 => continue,
                 1 => {}
                 _ if opts.first_match => {}
                 _ => {

@@ -204,7 +204,7 @@ fn structured_diff(a: &Applied, style: DiffStyle, refine: bool) -> (Vec<DiffLine
         ranges.get(ri).filter(|r| r.0 <= i && i < r.1).map(|r| r.2)
     };
     let span = |l: &Lines<'_>, off: usize, i: usize| {
-        let s = l.spans()[i];
+        let s = l.span(i);
         off + s.start..off + s.end
     };
     let push_equal = |diff: &mut Vec<DiffLine>, oi: usize, ni: usize, hunk: Option<usize>| {
