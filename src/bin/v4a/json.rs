@@ -1,0 +1,139 @@
+//! `--json`: the whole result, or the error, as one JSON document (its shape is documented in
+//! the README, section "The `v4a` command"). Hunk numbers are 1-based, like the messages.
+
+use serde_json::{json, Value};
+use v4a::{Applied, DiffLine, FileResult, HunkReport, PatchResult};
+
+use crate::failure::Failure;
+use crate::render::CONTEXT;
+
+/// The document for a patch that applied (`written`: the files were changed on disk).
+pub fn success(result: &PatchResult, dry_run: bool, written: bool) -> Value {
+    json!({
+        "ok": true,
+        "dry_run": dry_run,
+        "written": written,
+        "summary": result.summary(),
+        "files": result.files.iter().map(file).collect::<Vec<_>>(),
+    })
+}
+
+/// The document for a failure.
+pub fn failure(f: &Failure, dry_run: bool) -> Value {
+    json!({
+        "ok": false,
+        "dry_run": dry_run,
+        "written": false,
+        "exit_code": f.exit_code(),
+        "error": error(f),
+    })
+}
+
+fn file(f: &FileResult) -> Value {
+    let a = &f.applied;
+    json!({
+        "operation": f.kind.name(),
+        "path": f.path,
+        "move_to": f.move_to,
+        "changed": a.changed() || f.move_to.is_some(),
+        "fuzz": a.fuzz,
+        "hunks": a.hunks.iter().enumerate().map(|(i, h)| hunk(i, h)).collect::<Vec<_>>(),
+        "diff": a.diff.iter().map(|d| diff_line(a, d)).collect::<Vec<_>>(),
+        "unified_diff": a.unified_diff(CONTEXT as usize),
+    })
+}
+
+fn hunk(i: usize, h: &HunkReport) -> Value {
+    let flags: Vec<&str> = [
+        (h.reindented, "reindented"),
+        (h.already_applied, "already_applied"),
+        (h.end_of_file, "end_of_file"),
+        (h.out_of_order, "out_of_order"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    json!({
+        "hunk": i + 1,
+        "patch_line": h.patch_line,
+        "old_start": h.old_start,
+        "old_len": h.old_len,
+        "new_start": h.new_start,
+        "new_len": h.new_len,
+        "level": h.level.name(),
+        "line_levels": h.line_levels.iter().map(|l| l.name()).collect::<Vec<_>>(),
+        "fuzz": h.fuzz,
+        "candidates": h.candidates,
+        "flags": flags,
+    })
+}
+
+fn diff_line(a: &Applied, d: &DiffLine) -> Value {
+    json!({
+        "kind": d.kind.name(),
+        "old_line": d.old_line,
+        "new_line": d.new_line,
+        "hunk": d.hunk.map(|h| h + 1),
+        "text": a.line_text(d),
+        "segments": a.line_segments(d).iter().map(|s| json!({
+            "kind": s.kind.name(),
+            "start": s.start,
+            "end": s.end,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn error(f: &Failure) -> Value {
+    match f {
+        Failure::Patch(e) => {
+            let d = e.diagnostics();
+            json!({
+                "status": e.status().name(),
+                "code": e.status().code(),
+                "category": e.status().category(),
+                "message": e.message(),
+                "path": d.path,
+                "patch_line": d.patch_line,
+                "hunk": d.hunk.map(|h| h + 1),
+                "candidates": d.candidates,
+                "suggestion": d.suggestion,
+                "closest": d.closest.as_ref().map(|c| json!({
+                    "start_line": c.start_line,
+                    "end_line": c.end_line,
+                    "similarity": c.similarity,
+                })),
+                "corrected_hunk": d.corrected_hunk,
+                "byte_offset": d.byte_offset,
+                "input": d.input,
+            })
+        }
+        Failure::Path(p) => json!({
+            "status": p.status,
+            // DUPLICATE_PATH is the engine's status; the others are the command's own.
+            "code": v4a::Status::from_name(p.status).map(|s| s.code()),
+            "category": match p.status {
+                "UNSAFE_PATH" => "unsafe path",
+                "DUPLICATE_PATH" => "duplicate path",
+                _ => "path conflict",
+            },
+            "message": p.message,
+            "path": p.path,
+            "patch_line": p.patch_line,
+        }),
+        Failure::Usage(m) => json!({
+            "status": "USAGE",
+            "code": Value::Null,
+            "category": "usage error",
+            "message": m,
+        }),
+        Failure::Io(io) => json!({
+            "status": "IO_ERROR",
+            "code": Value::Null,
+            "category": "I/O error",
+            "message": io.message,
+            "path": io.path,
+            "restored": io.restored,
+            "not_restored": io.not_restored,
+        }),
+    }
+}

@@ -1,0 +1,269 @@
+//! `v4a`: applies V4A patches to files under a directory, atomically; previews them as a
+//! coloured diff; writes patches from two files, undo patches, and the tool-calling kit.
+//!
+//! The library does the work and never touches the disk; this program reads and writes the
+//! files, resolves paths safely, prints, and maps failures to exit codes (0 success, 1 the
+//! patch does not apply, 2 usage, 3 I/O).
+
+mod cli;
+mod failure;
+mod json;
+mod render;
+mod workspace;
+mod write;
+
+use std::collections::HashMap;
+use std::io::{self, IsTerminal, Read, Write as _};
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Parser;
+use v4a::{DiffStyle, GenerateOptions, Options, Patch, PatchResult};
+
+use cli::{ApplyArgs, Cli, ColorWhen, Command, DiffArgs, ReverseArgs};
+use failure::Failure;
+use workspace::Workspace;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Apply(args) => apply(&args),
+        Command::Diff(args) => report(diff(&args)),
+        Command::Reverse(args) => report(reverse(&args)),
+        Command::Schema(args) => report(print(v4a::tools::tool_schema(args.flavor, args.shape))),
+        Command::Grammar(args) => report(print(match args.shape {
+            v4a::tools::Shape::Input => v4a::tools::grammar(),
+            v4a::tools::Shape::File => v4a::tools::file_grammar(),
+        })),
+        Command::Instructions => report(print(v4a::tools::instructions())),
+    };
+    ExitCode::from(code)
+}
+
+/// Prints a failure on stderr and returns its exit code.
+fn report(result: Result<(), Failure>) -> u8 {
+    match result {
+        Ok(()) => 0,
+        Err(f) => {
+            eprintln!("{f}");
+            f.exit_code()
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// apply
+// ---------------------------------------------------------------------------------------------
+
+fn apply(args: &ApplyArgs) -> u8 {
+    let mut opts = args.matching.options();
+    if args.dry_run || args.json {
+        opts.diff = DiffStyle::Changes {
+            context: render::CONTEXT,
+        };
+        opts.refine = true;
+    }
+    let outcome = apply_files(args, &opts).and_then(|result| {
+        let written = !args.dry_run;
+        if args.json {
+            print_json(&json::success(&result, args.dry_run, written))
+        } else if args.dry_run {
+            print_colored(&preview(&result), args.color)
+        } else {
+            let mut text = result.summary();
+            if args.verbose {
+                text.push('\n');
+                render::report(&mut text, &result);
+            }
+            print_colored(&text, args.color)
+        }
+    });
+    match outcome {
+        Ok(()) => 0,
+        Err(f) if args.json => {
+            // The JSON document replaces the message on stderr; a failure to print it is
+            // reported the usual way.
+            match print_json(&json::failure(&f, args.dry_run)) {
+                Ok(()) => f.exit_code(),
+                Err(e) => report(Err(e)),
+            }
+        }
+        Err(f) => report(Err(f)),
+    }
+}
+
+/// Reads and applies the patch in memory, then (unless it is a dry run) writes the files.
+fn apply_files(args: &ApplyArgs, opts: &Options) -> Result<PatchResult, Failure> {
+    let (patch, workspace) = load(args.patch.as_deref(), &args.dir)?;
+    let prepared = workspace.prepare(&patch)?;
+    let result = v4a::apply_patch_indexed(&patch, |i, _| prepared.sources[i].as_deref(), opts)?;
+    if !args.dry_run {
+        write::Plan::new(&result, &prepared)?.execute()?;
+    }
+    Ok(result)
+}
+
+/// The dry-run text: each file's diff, then where each hunk landed.
+fn preview(result: &PatchResult) -> String {
+    let mut out = String::new();
+    for f in &result.files {
+        render::file_diff(&mut out, &f.applied);
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str("Dry run: nothing was written. The patch applies:\n");
+    render::report(&mut out, result);
+    out
+}
+
+/// Reads, decodes and parses the patch, and opens the directory it applies to.
+fn load(patch: Option<&Path>, dir: &Path) -> Result<(Patch, Workspace), Failure> {
+    let bytes = read_patch(patch)?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| v4a::Error::invalid_utf8("patch", e))?;
+    let patch = v4a::parse_patch(text)?;
+    let workspace = Workspace::open(dir)?;
+    Ok((patch, workspace))
+}
+
+/// The patch's bytes: from the file, or from stdin for `-` (or no argument, when stdin is
+/// not a terminal).
+fn read_patch(path: Option<&Path>) -> Result<Vec<u8>, Failure> {
+    let from_stdin = match path {
+        Some(p) => p == Path::new("-"),
+        None => {
+            if io::stdin().is_terminal() {
+                return Err(Failure::Usage(
+                    "no patch given: name a patch file, or pipe the patch to standard input \
+                     (see `v4a apply --help`)"
+                        .into(),
+                ));
+            }
+            true
+        }
+    };
+    if from_stdin {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::io(None, format!("cannot read the patch from stdin: {e}")))?;
+        Ok(bytes)
+    } else {
+        let p = path.unwrap_or(Path::new("-"));
+        std::fs::read(p)
+            .map_err(|e| Failure::io(None, format!("cannot read the patch {}: {e}", p.display())))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// diff, reverse
+// ---------------------------------------------------------------------------------------------
+
+fn diff(args: &DiffArgs) -> Result<(), Failure> {
+    let old = read_text(&args.old, "old file")?;
+    let new = read_text(&args.new, "new file")?;
+    let path = match &args.path {
+        Some(p) => p.clone(),
+        None => default_patch_path(if old.is_some() { &args.old } else { &args.new }),
+    };
+    let gen = GenerateOptions {
+        context: args.context,
+        max_context: GenerateOptions::default().max_context.max(args.context),
+    };
+    let patch = match (old, new) {
+        (Some(old), Some(new)) => v4a::make_patch(&old, &new, &path, &gen)?,
+        (None, Some(new)) => v4a::make_add_patch(&path, &new),
+        (Some(_), None) => v4a::make_delete_patch(&path),
+        (None, None) => {
+            return Err(Failure::Usage(
+                "OLD and NEW cannot both be /dev/null".into(),
+            ))
+        }
+    };
+    print(&patch)
+}
+
+/// A file's text; `None` for `/dev/null`.
+fn read_text(path: &Path, what: &str) -> Result<Option<String>, Failure> {
+    if path == Path::new("/dev/null") {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| Failure::io(None, format!("cannot read {}: {e}", path.display())))?;
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| Failure::Patch(v4a::Error::invalid_utf8(what, e.utf8_error())))
+}
+
+/// The path a generated patch names by default: the file as given, with `/` separators, or
+/// only its name when it was given as an absolute path (which `apply` would refuse).
+fn default_patch_path(p: &Path) -> String {
+    let shown = if p.is_absolute() {
+        p.file_name().map(Path::new).unwrap_or(p)
+    } else {
+        p
+    };
+    let s = shown.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+}
+
+fn reverse(args: &ReverseArgs) -> Result<(), Failure> {
+    let (patch, workspace) = load(args.patch.as_deref(), &args.dir)?;
+    let prepared = workspace.prepare(&patch)?;
+    let sources: HashMap<&str, &[u8]> = patch
+        .ops
+        .iter()
+        .zip(&prepared.sources)
+        .filter_map(|(op, s)| Some((op.path.as_str(), s.as_deref()?)))
+        .collect();
+    let undo = v4a::reverse(
+        &patch,
+        |p| sources.get(p).copied(),
+        &args.matching.options(),
+    )?;
+    print(&undo)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------
+
+/// Writes `text` to stdout (with a final newline). A closed pipe (`v4a grammar | head`) is
+/// not an error.
+fn print(text: &str) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    let r = out.write_all(text.as_bytes()).and_then(|()| {
+        if !text.is_empty() && !text.ends_with('\n') {
+            out.write_all(b"\n")?;
+        }
+        out.flush()
+    });
+    output_result(r)
+}
+
+/// Writes text holding ANSI styles; they are dropped unless colour is on.
+fn print_colored(text: &str, when: ColorWhen) -> Result<(), Failure> {
+    let choice = match when {
+        ColorWhen::Auto => anstream::ColorChoice::Auto,
+        ColorWhen::Always => anstream::ColorChoice::Always,
+        ColorWhen::Never => anstream::ColorChoice::Never,
+    };
+    let mut out = anstream::AutoStream::new(io::stdout().lock(), choice);
+    output_result(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
+}
+
+fn print_json(value: &serde_json::Value) -> Result<(), Failure> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| Failure::io(None, format!("cannot write JSON: {e}")))?;
+    print(&text)
+}
+
+fn output_result(r: io::Result<()>) -> Result<(), Failure> {
+    match r {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Failure::io(
+            None,
+            format!("cannot write to standard output: {e}"),
+        )),
+        _ => Ok(()),
+    }
+}
