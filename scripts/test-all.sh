@@ -37,4 +37,7 @@ cargo clippy --all-targets --locked -- -D warnings
 step "cargo test (unit, vectors, properties, grammar, doc tests)"
 cargo test --locked
 
+step "benchmark smoke run (every workload once, small, no timing assertions)"
+cargo bench --locked --bench table -- --smoke
+
 step "all tests passed"
