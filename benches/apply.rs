@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-#[path = "workloads.rs"]
+#[path = "support/workloads.rs"]
 mod workloads;
 
 fn bench(c: &mut Criterion) {

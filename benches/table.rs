@@ -11,7 +11,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-#[path = "workloads.rs"]
+#[path = "support/workloads.rs"]
 mod workloads;
 
 /// Counts live heap bytes and their peak, so each workload's peak is measured exactly.

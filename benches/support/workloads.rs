@@ -12,7 +12,7 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)
@@ -20,7 +20,7 @@ impl Rng {
         self.0 >> 16
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
 }
 
@@ -208,7 +208,7 @@ pub fn all(scale: usize) -> Vec<Workload> {
     let src7 = join(&rep);
     w.push(Workload {
         id: "W7",
-        what: format!("W6 with a hunk found nowhere (full diagnostic)"),
+        what: "W6 with a hunk found nowhere (full diagnostic)".to_string(),
         floor_input: vec![src7.clone()],
         run: Box::new(move || {
             let e = v4a::apply(&src7, &d7, v4a::Mode::Update, &v4a::Options::default());
