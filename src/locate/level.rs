@@ -83,7 +83,7 @@ pub fn normalize<'a>(line: &'a str, level: Level, out: &'a mut String) -> &'a st
                 return t;
             }
             out.clear();
-            collapse_into(t.chars(), out);
+            collapse_into(t, out);
             out
         }
         Level::Fold => {
@@ -95,7 +95,7 @@ pub fn normalize<'a>(line: &'a str, level: Level, out: &'a mut String) -> &'a st
             for c in line.nfkc() {
                 fold_char(c, &mut folded);
             }
-            collapse_into(trim_ws(&folded).chars(), out);
+            collapse_into(trim_ws(&folded), out);
             out
         }
     }
@@ -104,47 +104,57 @@ pub fn normalize<'a>(line: &'a str, level: Level, out: &'a mut String) -> &'a st
 /// ASCII whitespace: what the trim and collapse levels ignore. Unicode spaces (no-break,
 /// em, ideographic, ...) are equal to a space only at the fold level.
 pub(crate) fn is_ws(c: char) -> bool {
-    c.is_ascii_whitespace() || c == '\x0B'
+    c.is_ascii() && is_ws_byte(c as u8)
+}
+
+/// The byte form of [`is_ws`]. ASCII bytes never occur inside a multi-byte UTF-8 sequence,
+/// so whitespace can be found byte by byte in any string.
+fn is_ws_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C')
 }
 
 /// Removes trailing ASCII whitespace.
 pub(crate) fn trim_end_ws(s: &str) -> &str {
-    s.trim_end_matches(is_ws)
+    let b = s.as_bytes();
+    let mut end = b.len();
+    while end > 0 && is_ws_byte(b[end - 1]) {
+        end -= 1;
+    }
+    &s[..end]
 }
 
 /// Removes leading and trailing ASCII whitespace.
 pub(crate) fn trim_ws(s: &str) -> &str {
-    s.trim_matches(is_ws)
-}
-
-/// True when a trimmed line has a whitespace run other than a single ASCII space.
-fn needs_collapse(t: &str) -> bool {
-    let mut prev_space = false;
-    for c in t.chars() {
-        if is_ws(c) {
-            if prev_space || c != ' ' {
-                return true;
-            }
-            prev_space = true;
-        } else {
-            prev_space = false;
-        }
+    let t = trim_end_ws(s);
+    let b = t.as_bytes();
+    let mut start = 0;
+    while start < b.len() && is_ws_byte(b[start]) {
+        start += 1;
     }
-    false
+    &t[start..]
 }
 
-fn collapse_into(chars: impl Iterator<Item = char>, out: &mut String) {
-    let mut pending_space = false;
-    for c in chars {
-        if is_ws(c) {
-            pending_space = !out.is_empty();
-        } else {
-            if pending_space {
-                out.push(' ');
-                pending_space = false;
-            }
-            out.push(c);
+/// True when a trimmed line has a whitespace run other than a single space (lines hold no
+/// `\n` or `\r`). Both searches are vectorised: this runs on every line of a file.
+fn needs_collapse(t: &str) -> bool {
+    static DOUBLE_SPACE: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
+        std::sync::OnceLock::new();
+    let b = t.as_bytes();
+    memchr::memchr3(b'\t', b'\x0B', b'\x0C', b).is_some()
+        || memchr::memchr2(b'\n', b'\r', b).is_some()
+        || DOUBLE_SPACE
+            .get_or_init(|| memchr::memmem::Finder::new("  "))
+            .find(b)
+            .is_some()
+}
+
+/// Appends the words of a trimmed `t` to `out`, separated by single spaces.
+fn collapse_into(t: &str, out: &mut String) {
+    for word in t.split(is_ws).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
         }
+        out.push_str(word);
     }
 }
 
