@@ -29,12 +29,16 @@ pub(crate) fn line_list(lines: &[usize]) -> String {
     s
 }
 
+/// How many characters of a line a message quotes.
+const QUOTE_CHARS: usize = 240;
+
 /// A line quoted with its whitespace made visible: `·` space, `→` tab, `\u{..}` for other
-/// invisible characters.
+/// invisible characters. Long lines are cut after [`QUOTE_CHARS`] characters.
 pub(crate) fn visible(line: &str) -> String {
-    let mut out = String::with_capacity(line.len() + 2);
+    let mut out = String::with_capacity(line.len().min(QUOTE_CHARS * 4) + 2);
     out.push('"');
-    for c in line.chars() {
+    let total = line.chars().count();
+    for c in line.chars().take(QUOTE_CHARS) {
         match c {
             ' ' => out.push('·'),
             '\t' => out.push('→'),
@@ -49,13 +53,33 @@ pub(crate) fn visible(line: &str) -> String {
         }
     }
     out.push('"');
+    if total > QUOTE_CHARS {
+        out.push_str(&format!(" (… {} more characters)", total - QUOTE_CHARS));
+    }
     out
+}
+
+/// At most `keep` bytes of each end of a long line (on character boundaries): similarity of
+/// huge lines is judged on their ends, so diagnostics stay cheap.
+fn ends_of(line: &str, keep: usize) -> std::borrow::Cow<'_, str> {
+    if line.len() <= 2 * keep {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut a = keep;
+    while !line.is_char_boundary(a) {
+        a -= 1;
+    }
+    let mut b = line.len() - keep;
+    while !line.is_char_boundary(b) {
+        b += 1;
+    }
+    std::borrow::Cow::Owned(format!("{}{}", &line[..a], &line[b..]))
 }
 
 /// Similarity of two lines in 0.0..=1.0: character-bigram Dice on their folded forms.
 pub(crate) fn similarity(a: &str, b: &str) -> f64 {
-    let a = normalized(a, Level::Fold);
-    let b = normalized(b, Level::Fold);
+    let a = normalized(&ends_of(a, 2048), Level::Fold);
+    let b = normalized(&ends_of(b, 2048), Level::Fold);
     if a == b {
         return 1.0;
     }
@@ -104,7 +128,11 @@ pub(crate) fn closest_lines(
         }
         let line = lines.get(i);
         let mut s = similarity(line, text);
-        if !want.is_empty() && normalized(line, Level::Fold).starts_with(&want) {
+        let mut head = line.len().min(text.len() * 4 + 64);
+        while !line.is_char_boundary(head) {
+            head -= 1;
+        }
+        if !want.is_empty() && normalized(&line[..head], Level::Fold).starts_with(&want) {
             s = s.max(0.9);
         }
         if s >= 0.4 {
@@ -243,16 +271,24 @@ pub(crate) fn not_found(
                 (r.similarity * 100.0).round(),
                 corrected.differences
             ));
-            message.push_str(&format!(
-                "\nResend the hunk with the file's real lines:\n{}",
-                corrected.text
-            ));
+            if corrected.text.len() <= MAX_CORRECTED {
+                message.push_str(&format!(
+                    "\nResend the hunk with the file's real lines:\n{}",
+                    corrected.text
+                ));
+                diagnostics.corrected_hunk = Some(corrected.text);
+            } else {
+                message.push_str(&format!(
+                    "\nResend the hunk with the file's real lines {}–{} (too long to quote here).",
+                    r.start + 1,
+                    r.end
+                ));
+            }
             diagnostics.closest = Some(ClosestRegion {
                 start_line: r.start as u32 + 1,
                 end_line: r.end as u32,
                 similarity: r.similarity,
             });
-            diagnostics.corrected_hunk = Some(corrected.text);
         }
         _ => {
             message.push_str(if n == 0 {
@@ -265,6 +301,9 @@ pub(crate) fn not_found(
     }
     Error::new(Status::ContextNotFound, message, diagnostics)
 }
+
+/// The largest corrected hunk quoted in a message.
+const MAX_CORRECTED: usize = 64 * 1024;
 
 struct Region {
     start: usize,

@@ -3,12 +3,13 @@
 //! hits are verified line by line, so a search costs O(lines + hits × pattern), never
 //! O(lines × pattern). All work is charged to a [`Budget`].
 
+use std::borrow::Cow;
 use std::hash::Hasher;
 use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use super::level::{normalize, trim_end_ws, trim_ws, Level};
+use super::level::{normalize, normalize_cow, trim_end_ws, trim_ws, Level};
 use crate::error::{Error, Status};
 use crate::text::Lines;
 
@@ -53,7 +54,7 @@ pub(crate) fn hash_str(s: &str) -> u64 {
 }
 
 /// The rolling hash of a window of normalised lines.
-fn window_hash(lines: &[String]) -> u64 {
+fn window_hash(lines: &[Cow<'_, str>]) -> u64 {
     lines
         .iter()
         .fold(0u64, |h, s| h.wrapping_mul(BASE).wrapping_add(hash_str(s)))
@@ -68,7 +69,7 @@ fn window_hash_keys(keys: &[u64]) -> u64 {
 /// A sequence of pattern lines with their normalised forms cached per level.
 pub(crate) struct Pattern<'p> {
     lines: Vec<&'p str>,
-    normalized: [Option<Vec<String>>; 5],
+    normalized: [Option<Vec<Cow<'p, str>>>; 5],
 }
 
 impl<'p> Pattern<'p> {
@@ -83,16 +84,10 @@ impl<'p> Pattern<'p> {
         self.lines.len()
     }
 
-    fn normalized(&mut self, level: Level) -> &[String] {
+    fn normalized(&mut self, level: Level) -> &[Cow<'p, str>] {
         let slot = &mut self.normalized[level as usize];
         if slot.is_none() {
-            let mut buf = String::new();
-            *slot = Some(
-                self.lines
-                    .iter()
-                    .map(|l| normalize(l, level, &mut buf).to_string())
-                    .collect(),
-            );
+            *slot = Some(self.lines.iter().map(|l| normalize_cow(l, level)).collect());
         }
         slot.as_deref().unwrap_or_default()
     }
@@ -200,7 +195,7 @@ impl<'a> LineIndex<'a> {
     fn scan(
         &mut self,
         keys: &[u64],
-        pnorm: &[String],
+        pnorm: &[Cow<'_, str>],
         target: u64,
         level: Level,
         range: Range<usize>,
@@ -242,7 +237,7 @@ impl<'a> LineIndex<'a> {
     fn verify(
         &mut self,
         hits: &mut Vec<usize>,
-        pnorm: &[String],
+        pnorm: &[Cow<'_, str>],
         level: Level,
         limit: usize,
         found: &mut Vec<usize>,

@@ -191,6 +191,21 @@ pub(crate) fn fold_single(c: char, out: &mut String) {
     }
 }
 
+/// The normalised line, borrowed from `line` when normalising only trims it.
+pub(crate) fn normalize_cow(line: &str, level: Level) -> std::borrow::Cow<'_, str> {
+    let mut buf = String::new();
+    let n = normalize(line, level, &mut buf);
+    if n.is_empty() {
+        return std::borrow::Cow::Borrowed("");
+    }
+    if line.as_bytes().as_ptr_range().contains(&n.as_ptr()) {
+        // A sub-slice of `line` (trimming): borrow it instead of copying.
+        let start = n.as_ptr() as usize - line.as_ptr() as usize;
+        return std::borrow::Cow::Borrowed(&line[start..start + n.len()]);
+    }
+    std::borrow::Cow::Owned(n.to_string())
+}
+
 /// Convenience: the normalised line as an owned string.
 pub fn normalized(line: &str, level: Level) -> String {
     let mut out = String::new();
