@@ -374,7 +374,8 @@ where
                                 "updates"
                             },
                             if op.kind == OpKind::Delete {
-                                "check the path"
+                                "check the path (if this patch was applied before, the file is \
+                                 already deleted)"
                             } else {
                                 "check the path, or use \"*** Add File:\" to create it"
                             }
