@@ -246,10 +246,11 @@ impl Error {
 
     /// Sets the path the error is about, and prefixes the message with it when the message
     /// does not name it yet.
+    /// Does nothing for an empty path (a bare diff names no file).
     pub(crate) fn with_path(mut self, path: &str) -> Error {
-        if self.diagnostics.path.is_none() {
+        if self.diagnostics.path.is_none() && !path.is_empty() {
             self.diagnostics.path = Some(path.to_string());
-            if !path.is_empty() && !self.message.contains(path) {
+            if !self.message.contains(path) {
                 self.message = format!("{path}: {}", self.message);
             }
         }

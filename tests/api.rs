@@ -156,3 +156,40 @@ fn errors_carry_their_fields() {
     );
     assert!(e.message().contains("\"····x·=·3;\""), "{}", e.message());
 }
+
+#[test]
+fn bare_diff_errors_name_no_path() {
+    let e = apply("a\n", "@@\n-nope\n+x\n", Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(e.diagnostics().path, None);
+}
+
+#[test]
+fn first_match_reports_every_candidate() {
+    let opts = Options {
+        first_match: true,
+        ..Options::default()
+    };
+    let r = apply("k\nv\nk\nv\n", "@@\n k\n-v\n+w\n", Mode::Update, &opts).unwrap();
+    assert_eq!(r.text, "k\nw\nk\nv\n");
+    assert_eq!(r.hunks[0].candidates, 2);
+}
+
+#[test]
+fn generation_on_periodic_files_and_terminator_changes() {
+    let old: String = (0..200).map(|i| format!("    line {}\n", i % 10)).collect();
+    let mut new = String::from("head\n");
+    for l in old.lines() {
+        new.push_str(l);
+        new.push('\n');
+        if l.ends_with("line 3") {
+            new.push_str("    inserted\n");
+        }
+    }
+    let patch = v4a::make_patch(&old, &new, "x.txt", &v4a::GenerateOptions::default()).unwrap();
+    let p = v4a::parse_patch(&patch).unwrap();
+    let r = v4a::apply_patch(&p, |_| Some(old.as_str()), &Options::default()).unwrap();
+    assert_eq!(r.files[0].applied.text, new);
+
+    let e = v4a::make_patch("a\n", "a\r\n", "x", &v4a::GenerateOptions::default()).unwrap_err();
+    assert_eq!(e.status(), Status::InvalidArgument);
+}

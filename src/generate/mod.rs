@@ -21,7 +21,9 @@ use crate::text::{strip_bom, Lines};
 pub struct GenerateOptions {
     /// Unchanged lines shown before and after each change (default 3).
     pub context: usize,
-    /// The most context a hunk may grow to while being made unique (default 50).
+    /// While a hunk is made unique, its context grows one line a side up to this many lines
+    /// (default 50); past it the hunk gets an `@@` anchor, then its context doubles, up to the
+    /// whole file if need be (a periodic file can require that).
     pub max_context: usize,
 }
 
@@ -100,7 +102,12 @@ fn hunks_for(
         }
     }
     if edits.is_empty() {
-        return Ok(None);
+        // Same lines, yet different texts: only the terminators differ.
+        return if old == new {
+            Ok(None)
+        } else {
+            Err(not_expressible(path, "changes line terminators"))
+        };
     }
     let mut groups: Vec<Group> = edits
         .into_iter()
@@ -116,7 +123,12 @@ fn hunks_for(
         g.after = gen.context.min(a.len() - g.edits[0].old.end);
     }
     let opts = Options::default();
-    for _round in 0..=gen.max_context {
+    let mut rounds = 0usize;
+    loop {
+        rounds += 1;
+        if rounds > 10 * gen.max_context + 128 {
+            break;
+        }
         groups = merge(groups, a.len());
         let text = render(&groups, &a, &b, old_nl, new_nl);
         let wrong = match apply(old, &text, Mode::Update, &opts) {
@@ -148,34 +160,37 @@ fn hunks_for(
         };
         for i in wrong {
             let g = &mut groups[i];
-            let can_grow_before = g.old_start() > 0;
-            let can_grow_after = g.old_end() < a.len();
-            if g.before + g.after >= 2 * gen.max_context || !can_grow_before && !can_grow_after {
-                if g.anchor.is_none() {
-                    g.anchor = enclosing(&a, g.old_start());
-                    if g.anchor.is_some() {
-                        continue;
-                    }
+            let first_edit = g.edits[0].old.start;
+            let last_edit = g.edits[g.edits.len() - 1].old.end;
+            let span = g.before + g.after;
+            if span >= 2 * gen.max_context && g.anchor.is_none() {
+                g.anchor = enclosing(&a, g.old_start());
+                if g.anchor.is_some() {
+                    continue;
                 }
+            }
+            if g.old_start() == 0 && g.old_end() == a.len() {
+                // A hunk spanning the whole file can only match one place: this is a bug.
                 return Err(Error::simple(
                     Status::Internal,
-                    format!("could not make hunk {} of {path} unique", i + 1),
+                    format!(
+                        "could not place hunk {} of {path} although it spans the whole file",
+                        i + 1
+                    ),
                 ));
             }
-            if can_grow_before {
-                g.before += 1;
-            }
-            if can_grow_after {
-                g.after += 1;
-            }
+            let step = if span < 2 * gen.max_context {
+                1
+            } else {
+                span / 2
+            };
+            g.before = (g.before + step).min(first_edit);
+            g.after = (g.after + step).min(a.len() - last_edit);
         }
     }
     Err(Error::simple(
         Status::Internal,
-        format!(
-            "could not make every hunk of {path} unique within {} lines of context",
-            gen.max_context
-        ),
+        format!("making the hunks of {path} unique did not converge (a bug in v4a)"),
     ))
 }
 

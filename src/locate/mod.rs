@@ -357,9 +357,14 @@ fn place_old_side(
             break;
         }
         {
-            let limit = if opts.first_match { 1 } else { CANDIDATE_LIMIT };
-            let Some((level, found)) =
-                index.search(&mut pattern, opts.max_level, range.clone(), limit, budget)?
+            // Candidates are counted in first-match mode too: the report says how many there were.
+            let Some((level, found)) = index.search(
+                &mut pattern,
+                opts.max_level,
+                range.clone(),
+                CANDIDATE_LIMIT,
+                budget,
+            )?
             else {
                 continue;
             };
