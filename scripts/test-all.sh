@@ -37,7 +37,48 @@ cargo clippy --all-targets --locked -- -D warnings
 step "cargo test (unit, vectors, properties, grammar, doc tests)"
 cargo test --locked
 
+step "hostile inputs (release build: 1 GB source, 10M lines, 50 MB line, ...)"
+cargo test --locked --release --test hostile
+
 step "benchmark smoke run (every workload once, small, no timing assertions)"
 cargo bench --locked --bench table -- --smoke
+
+# --- The C ABI: the CMake project and its CTest suite -------------------------------------
+# Needs cmake, valgrind, pkg-config, a C/C++ compiler with ASan/UBSan, and the cbindgen version
+# pinned in cbindgen.toml (for the header_up_to_date test).
+missing=()
+command -v cmake >/dev/null || missing+=(cmake)
+command -v valgrind >/dev/null || missing+=(valgrind)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+{ command -v cc >/dev/null && command -v c++ >/dev/null; } || missing+=(gcc g++)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    step "installing ${missing[*]}"
+    apt-get update -qq && apt-get install -y -qq "${missing[@]}" \
+      || die "could not install ${missing[*]} with apt-get"
+  else
+    die "the C tests need ${missing[*]}: install them (apt-get install ${missing[*]}), or run as root"
+  fi
+fi
+cbindgen_version=$(sed -n 's/^# Pinned cbindgen version: \([0-9.]*\).*/\1/p' cbindgen.toml)
+[ -n "$cbindgen_version" ] || die "cbindgen.toml does not name the pinned cbindgen version"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+if [ "$(cbindgen --version 2>/dev/null)" != "cbindgen $cbindgen_version" ]; then
+  step "installing cbindgen $cbindgen_version"
+  cargo install --locked --force "cbindgen@$cbindgen_version" \
+    || die "could not install cbindgen $cbindgen_version with cargo install"
+fi
+
+step "C ABI: cmake configure and build (cargo release builds of libv4a and its test variant)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build --parallel "$(nproc)"
+
+step "C ABI: ctest (C API, every vector through C, 100 MB, threads, ASan+UBSan, valgrind, header, install)"
+# `cargo test` is registered too (label rust); it ran above, so it is not run twice here.
+(cd build && ctest --output-on-failure --parallel "$(nproc)" --label-exclude rust)
+
+step "C# binding (Mono: library, xUnit tests, sample, benchmark smoke run)"; bash bindings/dotnet/test.sh
+
+step "Go binding (go vet, race, GOGC=1, cgocheck2, pkg-config link, example, benchmark against Rust)"; bash bindings/go/test.sh
 
 step "all tests passed"

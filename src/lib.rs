@@ -29,6 +29,7 @@
 mod apply;
 mod build;
 pub mod error;
+pub mod ffi;
 mod generate;
 mod locate;
 mod options;

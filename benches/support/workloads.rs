@@ -78,6 +78,8 @@ pub struct Workload {
     pub what: String,
     /// The input bytes: the floor splits them into lines and copies them.
     pub floor_input: Vec<String>,
+    /// When set, the ratio is to this instead of the floor (W12: the Rust call).
+    pub baseline: Option<Box<dyn Fn()>>,
     pub run: Box<dyn Fn()>,
 }
 
@@ -96,12 +98,35 @@ pub fn floor(inputs: &[String]) {
     }
 }
 
+/// One apply through the C ABI, as a C caller does it.
+fn c_abi_apply(source: &str, diff: &str) {
+    use v4a::ffi::*;
+    let mut result: *mut v4a_result = std::ptr::null_mut();
+    // SAFETY: valid pointer-and-length pairs, NULL options (the defaults), a valid out pointer;
+    // the result is freed once.
+    unsafe {
+        let status = v4a_apply(
+            source.as_ptr(),
+            source.len(),
+            diff.as_ptr(),
+            diff.len(),
+            V4A_MODE_UPDATE,
+            std::ptr::null(),
+            &mut result,
+        );
+        assert_eq!(status.0, V4A_STATUS_OK);
+        black_box(v4a_result_text(result));
+        v4a_result_free(result);
+    }
+}
+
 fn apply_case(id: &'static str, what: String, source: String, diff: String) -> Workload {
     let src = source.clone();
     Workload {
         id,
         what,
         floor_input: vec![source],
+        baseline: None,
         run: Box::new(move || {
             let r = v4a::apply(&src, &diff, v4a::Mode::Update, &v4a::Options::default());
             black_box(r.expect("benchmark patch applies"));
@@ -114,13 +139,13 @@ pub fn all(scale: usize) -> Vec<Workload> {
     let s = |n: usize| (n / scale).max(50);
     let mut w = Vec::new();
 
-    let lines = code_lines(s(1_000), 1);
-    let at = lines.len() / 2;
+    let small = code_lines(s(1_000), 1);
+    let at = small.len() / 2;
     w.push(apply_case(
         "W1",
-        format!("{}-line file, 1 hunk, exact", lines.len()),
-        join(&lines),
-        hunk_at(&lines, at, "    changed();"),
+        format!("{}-line file, 1 hunk, exact", small.len()),
+        join(&small),
+        hunk_at(&small, at, "    changed();"),
     ));
 
     let big = code_lines(s(100_000), 2);
@@ -210,6 +235,7 @@ pub fn all(scale: usize) -> Vec<Workload> {
         id: "W7",
         what: "W6 with a hunk found nowhere (full diagnostic)".to_string(),
         floor_input: vec![src7.clone()],
+        baseline: None,
         run: Box::new(move || {
             let e = v4a::apply(&src7, &d7, v4a::Mode::Update, &v4a::Options::default());
             let e = e.expect_err("W7 must not apply");
@@ -235,6 +261,30 @@ pub fn all(scale: usize) -> Vec<Workload> {
         diff,
     ));
 
+    // W12: W1 and W2 through the C ABI (`v4a_apply`, then `v4a_result_free`); their ratio is
+    // to the same apply called from Rust, measured in the same run.
+    for (id, input) in [("W12a", &small), ("W12b", &big)] {
+        let at = if input.len() > 10_000 {
+            input.len() * 9 / 10
+        } else {
+            input.len() / 2
+        };
+        let src = join(input);
+        let diff = hunk_at(input, at, "    changed();");
+        let (rs, rd) = (src.clone(), diff.clone());
+        let (cs, cd) = (src.clone(), diff);
+        w.push(Workload {
+            id,
+            what: format!("{}-line apply through the C ABI", input.len()),
+            floor_input: vec![src],
+            baseline: Some(Box::new(move || {
+                let r = v4a::apply(&rs, &rd, v4a::Mode::Update, &v4a::Options::default());
+                black_box(r.expect("applies"));
+            })),
+            run: Box::new(move || c_abi_apply(&cs, &cd)),
+        });
+    }
+
     // Refinement of two long lines differing in 1% of places.
     let mut r = Rng::new(9);
     let n9 = s(100_000);
@@ -251,6 +301,7 @@ pub fn all(scale: usize) -> Vec<Workload> {
         id: "W9",
         what: format!("refine a pair of {n9}-character lines, 1% different"),
         floor_input: vec![a, b],
+        baseline: None,
         run: Box::new(move || {
             let l = v4a::report::RefineLimits::default();
             black_box(v4a::report::refine::refine_pair(&a9, &b9, &l).expect("refines"));
@@ -269,6 +320,7 @@ pub fn all(scale: usize) -> Vec<Workload> {
         id: "W10",
         what: format!("make_patch, two {}-line files, 1% lines differ", old.len()),
         floor_input: vec![o10, n10],
+        baseline: None,
         run: Box::new(move || {
             black_box(
                 v4a::make_patch(&o, &n, "f.rs", &v4a::GenerateOptions::default())
@@ -299,6 +351,7 @@ pub fn all(scale: usize) -> Vec<Workload> {
         id: "W11",
         what: format!("200-file patch, {} lines each", files[0].1.len()),
         floor_input,
+        baseline: None,
         run: Box::new(move || {
             let p = v4a::parse_patch(&patch).expect("parses");
             let r = v4a::apply_patch(

@@ -1,0 +1,281 @@
+using System;
+using System.Linq;
+using System.Text;
+using Xunit;
+
+namespace V4A.Tests
+{
+    /// <summary>The single-file API: modes, options, every field of the result, the byte[] and Try overloads.</summary>
+    public class ApplyTests
+    {
+        private const string Source = "class App:\n    def run(self):\n        x = 1\n        y = 2\n        return x + y\n";
+        private const string Diff = "@@ class App\n@@     def run(self):\n         x = 1\n-        y = 2\n+        y = 3\n";
+
+        [Fact]
+        public void UpdateReturnsTheNewTextAndTheSource()
+        {
+            ApplyResult r = V4APatch.Apply(Source, Diff, ApplyMode.Update);
+            Assert.Equal(Source.Replace("y = 2", "y = 3"), r.Text);
+            Assert.Equal(Source, r.Source);
+            Assert.Same(Source, r.Source); // the caller's string, not a second copy
+            Assert.True(r.Changed);
+            Assert.Null(r.Path);
+            Assert.Null(r.Destination);
+            Assert.Equal(0, r.Fuzz);
+            Assert.Empty(r.Lines); // no structured diff unless asked for
+        }
+
+        [Fact]
+        public void HunkReportSaysWhereTheHunkLanded()
+        {
+            ApplyResult r = V4APatch.Apply(Source, Diff, ApplyMode.Update);
+            HunkReport h = Assert.Single(r.Hunks);
+            Assert.Equal(3, h.OldStart);
+            Assert.Equal(2, h.OldLength);
+            Assert.Equal(3, h.NewStart);
+            Assert.Equal(2, h.NewLength);
+            Assert.Equal(MatchLevel.Exact, h.Level);
+            Assert.Equal(0, h.Fuzz);
+            Assert.Equal(1, h.Candidates);
+            Assert.Equal(HunkFlags.None, h.Flags);
+            Assert.Equal(1, h.PatchLine); // the first @@ line
+            Assert.Equal(new[] { MatchLevel.Exact, MatchLevel.Exact }, h.LineLevels.ToArray());
+            Change c = Assert.Single(r.Changes);
+            Assert.Equal(4, c.OldStart);
+            Assert.Equal(1, c.OldLength);
+            Assert.Equal(4, c.NewStart);
+            Assert.Equal(1, c.NewLength);
+            Assert.Equal(1, c.Hunk);
+        }
+
+        [Fact]
+        public void UnifiedDiffIsRenderedWithTheRequestedContext()
+        {
+            ApplyResult r = V4APatch.Apply(Source, Diff, ApplyMode.Update);
+            Assert.Equal(
+                "--- a\n+++ b\n@@ -1,5 +1,5 @@\n class App:\n     def run(self):\n         x = 1\n-        y = 2\n+        y = 3\n         return x + y\n",
+                r.UnifiedDiff);
+            r = V4APatch.Apply(Source, Diff, ApplyMode.Update, new ApplyOptions { UnifiedDiffContext = 0 });
+            Assert.Equal("--- a\n+++ b\n@@ -4 +4 @@\n-        y = 2\n+        y = 3\n", r.UnifiedDiff);
+            r = V4APatch.Apply(Source, Diff, ApplyMode.Update, new ApplyOptions { UnifiedDiff = false });
+            Assert.Null(r.UnifiedDiff);
+        }
+
+        [Fact]
+        public void StructuredDiffWithChangesOnly()
+        {
+            var options = new ApplyOptions { Diff = DiffStyle.Changes, DiffContext = 1 };
+            ApplyResult r = V4APatch.Apply(Source, Diff, ApplyMode.Update, options);
+            Assert.Equal(new[] { "         x = 1", "-        y = 2", "+        y = 3", "         return x + y" },
+                r.Lines.Select(l => l.ToString()).ToArray());
+            DiffLine equal = r.Lines[0], del = r.Lines[1], add = r.Lines[2];
+            Assert.Equal(DiffKind.Equal, equal.Kind);
+            Assert.Equal(3, equal.OldLine);
+            Assert.Equal(3, equal.NewLine);
+            Assert.Equal(1, equal.Hunk);
+            Assert.Equal(DiffKind.Delete, del.Kind);
+            Assert.Equal(4, del.OldLine);
+            Assert.Null(del.NewLine);
+            Assert.Equal("        y = 2", del.Text);
+            Assert.Equal(DiffKind.Add, add.Kind);
+            Assert.Null(add.OldLine);
+            Assert.Equal(4, add.NewLine);
+            Assert.Equal(1, add.Hunk);
+            Assert.Empty(add.Segments); // refinement not requested
+        }
+
+        [Fact]
+        public void StructuredDiffFullListsEveryLine()
+        {
+            ApplyResult r = V4APatch.Apply(Source, Diff, ApplyMode.Update, new ApplyOptions { Diff = DiffStyle.Full });
+            Assert.Equal(6, r.Lines.Count);
+            Assert.Equal(Enumerable.Range(1, 5).Select(i => (int?)i).ToArray(), r.Lines.Where(l => l.OldLine.HasValue).Select(l => l.OldLine).ToArray());
+            Assert.Null(r.Lines[0].Hunk); // line 1 lies outside the hunk
+        }
+
+        [Fact]
+        public void RefinedSegmentsCoverTheLine()
+        {
+            var options = new ApplyOptions { Diff = DiffStyle.Changes, DiffContext = 0, Refine = true };
+            ApplyResult r = V4APatch.Apply(Source, Diff, ApplyMode.Update, options);
+            DiffLine add = r.Lines.Single(l => l.Kind == DiffKind.Add);
+            Assert.Equal(new[] { "Equal:        y = ", "Add:3" }, add.Segments.Select(s => s.Kind + ":" + s.Text).ToArray());
+            Assert.Equal(0, add.Segments[0].Start);
+            Assert.Equal(add.Text.Length, add.Segments.Last().End);
+        }
+
+        [Fact]
+        public void CreateBuildsTheFileFromPlusLines()
+        {
+            ApplyResult r = V4APatch.Apply(null, "+one\n+two\n", ApplyMode.Create);
+            Assert.Equal("one\ntwo\n", r.Text);
+            Assert.Equal("", r.Source);
+            Assert.Empty(r.Hunks);
+            r = V4APatch.Apply("ignored\n", "+one\n", ApplyMode.Create, new ApplyOptions { AddFileLineEnding = LineEnding.CrLf });
+            Assert.Equal("one\r\n", r.Text);
+            Assert.Equal("", r.Source);
+        }
+
+        [Fact]
+        public void DeleteReturnsEmptyTextAndKeepsTheSource()
+        {
+            ApplyResult r = V4APatch.Apply("a\nb\n", "", ApplyMode.Delete, new ApplyOptions { Diff = DiffStyle.Full });
+            Assert.Equal("", r.Text);
+            Assert.Equal("a\nb\n", r.Source);
+            Assert.Equal(new[] { "-a", "-b" }, r.Lines.Select(l => l.ToString()).ToArray());
+        }
+
+        [Fact]
+        public void MoveReportsTheDestination()
+        {
+            string patch = "*** Begin Patch\n*** Update File: old.txt\n*** Move to: new.txt\n@@\n-a\n+b\n*** End Patch\n";
+            ApplyResult r = V4APatch.Apply("a\n", patch, ApplyMode.Move);
+            Assert.Equal("b\n", r.Text);
+            Assert.Equal("old.txt", r.Path);
+            Assert.Equal("new.txt", r.Destination);
+        }
+
+        [Theory]
+        [InlineData("update", "x\n")]
+        [InlineData("move", "x\n")]
+        [InlineData("create", "y\n")]
+        public void ModeByName(string mode, string expected)
+        {
+            ApplyResult r = V4APatch.Apply("w\n", mode == "create" ? "+y\n" : "@@\n-w\n+x\n", mode);
+            Assert.Equal(expected, r.Text);
+        }
+
+        [Fact]
+        public void ByteOverloadsGiveTheSameBytes()
+        {
+            byte[] source = Encoding.UTF8.GetBytes("\uFEFFa\r\nb\r\nc"); // BOM, CRLF, no final newline
+            byte[] diff = Encoding.UTF8.GetBytes("@@\n a\n-b\n+β\n");
+            ApplyResult r = V4APatch.Apply(source, diff, ApplyMode.Update);
+            Assert.Equal("\uFEFFa\r\nβ\r\nc", r.Text);
+            Assert.Equal(Encoding.UTF8.GetBytes("\uFEFFa\r\nβ\r\nc"), r.GetTextBytes());
+            Assert.Equal(source, Encoding.UTF8.GetBytes(r.Source));
+            Assert.Equal(r.Text, V4APatch.Apply(Encoding.UTF8.GetString(source), "@@\n a\n-b\n+β\n", ApplyMode.Update).Text);
+        }
+
+        [Fact]
+        public void EveryByteSurvivesThroughStrings()
+        {
+            string source = "\uFEFFone\r\ntwo\rthree\n\0four\u00A0\u201Cq\u201D\n";
+            ApplyResult r = V4APatch.Apply(source, "@@\n-three\n+3\n", ApplyMode.Update);
+            Assert.Equal("\uFEFFone\r\ntwo\r3\n\0four\u00A0\u201Cq\u201D\n", r.Text);
+        }
+
+        [Fact]
+        public void TryApplyReturnsTheResultOrTheError()
+        {
+            ApplyResult result;
+            V4AError error;
+            Assert.True(V4APatch.TryApply(Source, Diff, ApplyMode.Update, out result, out error));
+            Assert.Null(error);
+            Assert.Contains("y = 3", result.Text);
+
+            Assert.False(V4APatch.TryApply(Source, "@@\n-nowhere\n+x\n", ApplyMode.Update, null, out result, out error));
+            Assert.Null(result);
+            Assert.Equal(V4AStatus.ContextNotFound, error.Status);
+            Assert.Equal("CONTEXT_NOT_FOUND", error.StatusName);
+            Assert.StartsWith("hunk 1 (patch line 1)", error.Message);
+            Assert.Equal(1, error.Hunk);
+
+            byte[] bad = { (byte)'a', 0xFF, (byte)'\n' };
+            Assert.False(V4APatch.TryApply(bad, Encoding.UTF8.GetBytes("@@\n-a\n+b\n"), ApplyMode.Update, out result, out error));
+            Assert.Equal(V4AStatus.InvalidUtf8, error.Status);
+            Assert.Equal(1L, error.ByteOffset);
+        }
+
+        [Fact]
+        public void OptionsAreApplied()
+        {
+            string file = "a\n  b  \nc\n";
+            string diff = "@@\n a\n-b\n+B\n";
+            Assert.Equal(10, V4APatch.Apply(file, diff, ApplyMode.Update).Fuzz);
+            var strict = Assert.Throws<V4AContextNotFoundException>(() => V4APatch.Apply(file, diff, ApplyMode.Update, ApplyOptions.Strict()));
+            Assert.Equal(V4AStatus.ContextNotFound, strict.Status);
+            Assert.Throws<V4AFuzzLimitException>(() => V4APatch.Apply(file, diff, ApplyMode.Update, new ApplyOptions { MaxFuzz = 5 }));
+            Assert.Equal("x", V4APatch.Apply("x", "@@\n x\n+y\n", ApplyMode.Update).Text.Substring(0, 1));
+            Assert.Equal("x\ny\n", V4APatch.Apply("x\n", "@@\n x\n+y\n", ApplyMode.Update).Text);
+            Assert.Equal("a\nb\n", V4APatch.Apply("a\nb", "@@\n-a\n+a\n", ApplyMode.Update, new ApplyOptions { EnsureFinalNewline = true }).Text);
+            Assert.Equal("a\nb", V4APatch.Apply("a\nb", "@@\n-a\n+a\n", ApplyMode.Update).Text);
+            Assert.Throws<V4AAlreadyAppliedException>(() => V4APatch.Apply("b\n", "@@\n-a\n+b\n", ApplyMode.Update, new ApplyOptions { AlreadyAppliedIsError = true }));
+            ApplyResult first = V4APatch.Apply("k\nv\nk\nv\n", "@@\n k\n-v\n+w\n", ApplyMode.Update, new ApplyOptions { FirstMatch = true });
+            Assert.Equal("k\nw\nk\nv\n", first.Text);
+        }
+
+        [Fact]
+        public void AlreadyAppliedHunkIsReportedNotRepeated()
+        {
+            ApplyResult r = V4APatch.Apply("b\n", "@@\n-a\n+b\n", ApplyMode.Update);
+            Assert.Equal("b\n", r.Text);
+            Assert.False(r.Changed);
+            Assert.True(r.Hunks[0].AlreadyApplied);
+            Assert.Equal(HunkFlags.AlreadyApplied, r.Hunks[0].Flags);
+            Assert.Equal("", r.UnifiedDiff);
+        }
+
+        [Fact]
+        public void ReindentedHunkIsFlagged()
+        {
+            ApplyResult r = V4APatch.Apply("func f() {\n\tx := 1\n\treturn x\n}\n", "@@\n     x := 1\n+    y := 2\n     return x\n", ApplyMode.Update);
+            Assert.Equal("func f() {\n\tx := 1\n\ty := 2\n\treturn x\n}\n", r.Text);
+            Assert.True(r.Hunks[0].Reindented);
+            Assert.Equal(MatchLevel.Trim, r.Hunks[0].Level);
+        }
+
+        [Fact]
+        public void OptionDefaultsMatchTheLibrary()
+        {
+            V4AOptionsNative mine;
+            Assert.Null(new ApplyOptions().ToNative(out mine));
+            var theirs = new V4AOptionsNative();
+            unsafe { Assert.Equal(0u, Native.v4a_options_init(&theirs)); }
+            Assert.Equal(theirs.StructSize, mine.StructSize);
+            Assert.Equal(theirs.MaxLevel, mine.MaxLevel);
+            Assert.Equal(theirs.MaxFuzz, mine.MaxFuzz);
+            Assert.Equal(theirs.FirstMatch, mine.FirstMatch);
+            Assert.Equal(theirs.AlreadyAppliedIsError, mine.AlreadyAppliedIsError);
+            Assert.Equal(theirs.EnsureFinalNewline, mine.EnsureFinalNewline);
+            Assert.Equal(theirs.AddFileLineEnding, mine.AddFileLineEnding);
+            Assert.Equal(theirs.DiffStyle, mine.DiffStyle);
+            Assert.Equal(theirs.DiffContext, mine.DiffContext);
+            Assert.Equal(theirs.Refine, mine.Refine);
+            Assert.Equal(theirs.SearchBudget, mine.SearchBudget);
+
+            V4AGenerateOptionsNative g;
+            Assert.Null(new GenerateOptions().ToNative(out g));
+            var gt = new V4AGenerateOptionsNative();
+            unsafe { Assert.Equal(0u, Native.v4a_generate_options_init(&gt)); }
+            Assert.Equal(gt.StructSize, g.StructSize);
+            Assert.Equal(gt.Context, g.Context);
+            Assert.Equal(gt.MaxContext, g.MaxContext);
+        }
+
+        [Fact]
+        public void VersionsAgree()
+        {
+            Assert.Equal(V4APatch.ExpectedAbiVersion, V4APatch.AbiVersion);
+            Assert.Equal(1, V4APatch.AbiVersion);
+            Assert.Equal("0.1.0", V4APatch.Version);
+        }
+
+        [Fact]
+        public void NamesOfStatusesAndLevels()
+        {
+            Assert.Equal("OK", V4APatch.StatusName(V4AStatus.Ok));
+            Assert.Equal("AMBIGUOUS", V4APatch.StatusName(V4AStatus.Ambiguous));
+            Assert.Equal("ambiguous match", V4APatch.StatusCategory(V4AStatus.Ambiguous));
+            Assert.Equal("UNKNOWN", V4APatch.StatusName((V4AStatus)999));
+            Assert.Equal(new[] { "exact", "trim_end", "trim", "collapse", "fold" },
+                Enum.GetValues(typeof(MatchLevel)).Cast<MatchLevel>().Select(V4APatch.LevelName).ToArray());
+            // Every enum value names the status of the same number in the library.
+            foreach (V4AStatus s in Enum.GetValues(typeof(V4AStatus)))
+            {
+                string expected = string.Concat(s.ToString().Select((ch, i) => i > 0 && char.IsUpper(ch) ? "_" + ch : ch.ToString())).ToUpperInvariant();
+                Assert.Equal(expected, V4APatch.StatusName(s));
+            }
+        }
+    }
+}

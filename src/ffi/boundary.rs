@@ -1,0 +1,224 @@
+//! The boundary every export goes through: panics are caught, NULL pointers are refused, and
+//! `(pointer, length)` inputs and out-pointers are converted. Nothing here knows about patches.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use super::types::{
+    v4a_bytes, v4a_changes, v4a_diff_lines, v4a_file_results, v4a_hunk_reports, v4a_ops,
+    v4a_segments, v4a_status,
+};
+use super::{V4A_STATUS_INTERNAL, V4A_STATUS_NULL_ARGUMENT};
+use crate::error::{Error, Status};
+
+/// Why an export stopped before doing its work.
+#[derive(Debug)]
+pub(crate) enum Fail {
+    /// A pointer the call cannot do without was NULL (the out-pointer, or the handle of an
+    /// accessor): the export returns [`Fallback::on_null`].
+    Null,
+}
+
+/// What an export returns when it is refused a pointer or when its body panics.
+pub(crate) trait Fallback {
+    /// The value for a NULL required pointer.
+    fn on_null() -> Self;
+    /// The value for a caught panic.
+    fn on_panic() -> Self;
+}
+
+impl Fallback for v4a_status {
+    fn on_null() -> Self {
+        v4a_status(V4A_STATUS_NULL_ARGUMENT)
+    }
+    fn on_panic() -> Self {
+        v4a_status(V4A_STATUS_INTERNAL)
+    }
+}
+
+impl Fallback for u32 {
+    fn on_null() -> Self {
+        0
+    }
+    fn on_panic() -> Self {
+        0
+    }
+}
+
+impl Fallback for () {
+    fn on_null() -> Self {}
+    fn on_panic() -> Self {}
+}
+
+impl<T> Fallback for *const T {
+    fn on_null() -> Self {
+        std::ptr::null()
+    }
+    fn on_panic() -> Self {
+        std::ptr::null()
+    }
+}
+
+/// Array views fall back to the empty view `{NULL, 0}`.
+macro_rules! empty_view_fallback {
+    ($($t:ty),*) => {$(
+        impl Fallback for $t {
+            fn on_null() -> Self {
+                <$t>::EMPTY
+            }
+            fn on_panic() -> Self {
+                <$t>::EMPTY
+            }
+        }
+    )*};
+}
+empty_view_fallback!(
+    v4a_bytes,
+    v4a_diff_lines,
+    v4a_segments,
+    v4a_hunk_reports,
+    v4a_changes,
+    v4a_ops,
+    v4a_file_results
+);
+
+/// Runs an export's body: a caught panic becomes [`Fallback::on_panic`] (for a status,
+/// `V4A_STATUS_INTERNAL`), a refused pointer becomes [`Fallback::on_null`] (for a status,
+/// `V4A_STATUS_NULL_ARGUMENT`). Use it through [`ffi_boundary!`].
+pub(crate) fn run<T: Fallback>(body: impl FnOnce() -> Result<T, Fail>) -> T {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(value)) => value,
+        Ok(Err(Fail::Null)) => T::on_null(),
+        Err(payload) => {
+            // Dropping the payload could itself panic (a payload with a panicking Drop):
+            // catch that too, so nothing ever unwinds into C.
+            let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+            T::on_panic()
+        }
+    }
+}
+
+/// Wraps the body of every `extern "C"` function of the C ABI. The body evaluates to
+/// `Result<T, Fail>`; `?` on [`Fail::Null`] returns the NULL fallback. Panics are caught.
+macro_rules! ffi_boundary {
+    ($($body:tt)*) => {
+        $crate::ffi::boundary::run(move || -> ::core::result::Result<_, $crate::ffi::boundary::Fail> {
+            $($body)*
+        })
+    };
+}
+pub(crate) use ffi_boundary;
+
+/// A handle the caller must pass: NULL is refused.
+///
+/// # Safety
+/// `ptr` is NULL or points to a live `T` for the lifetime `'a`.
+pub(crate) unsafe fn handle<'a, T>(ptr: *const T) -> Result<&'a T, Fail> {
+    ptr.as_ref().ok_or(Fail::Null)
+}
+
+/// An out-pointer: NULL is refused; otherwise `*ptr` is set to NULL at once, so it is NULL
+/// whenever the call does not store a new handle.
+///
+/// # Safety
+/// `ptr` is NULL or valid for writes.
+pub(crate) unsafe fn out_ptr<'a, T>(ptr: *mut *mut T) -> Result<&'a mut *mut T, Fail> {
+    let out = ptr.as_mut().ok_or(Fail::Null)?;
+    *out = std::ptr::null_mut();
+    Ok(out)
+}
+
+/// A plain out-value (`uint32_t *`, `v4a_bytes *`): NULL is refused.
+///
+/// # Safety
+/// `ptr` is NULL or valid for writes.
+pub(crate) unsafe fn out_value<'a, T>(ptr: *mut T) -> Result<&'a mut T, Fail> {
+    ptr.as_mut().ok_or(Fail::Null)
+}
+
+/// A `(pointer, length)` input. `(NULL, 0)` and any pointer with length 0 are the empty
+/// input. NULL with a length is an error for the result handle ([`Status::NullArgument`]), as
+/// is a length above `PTRDIFF_MAX` ([`Status::InvalidArgument`]).
+///
+/// # Safety
+/// A non-NULL `ptr` points to `len` readable bytes that stay unchanged during the call.
+pub(crate) unsafe fn bytes_in<'a>(
+    what: &str,
+    ptr: *const u8,
+    len: usize,
+) -> Result<&'a [u8], Error> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(Error::simple(
+            Status::NullArgument,
+            format!("{what} is NULL but its length is {len}: pass (NULL, 0) for an empty input"),
+        ));
+    }
+    if len > isize::MAX as usize {
+        return Err(Error::simple(
+            Status::InvalidArgument,
+            format!("{what}: the length {len} is larger than PTRDIFF_MAX"),
+        ));
+    }
+    Ok(std::slice::from_raw_parts(ptr, len))
+}
+
+/// A `(pointer, length)` input that must be UTF-8 ([`Status::InvalidUtf8`] with the byte
+/// offset otherwise).
+///
+/// # Safety
+/// As [`bytes_in`].
+pub(crate) unsafe fn str_in<'a>(what: &str, ptr: *const u8, len: usize) -> Result<&'a str, Error> {
+    let bytes = bytes_in(what, ptr, len)?;
+    std::str::from_utf8(bytes).map_err(|e| Error::invalid_utf8(what, e))
+}
+
+/// A `uint32_t` that must be 0 or 1.
+pub(crate) fn flag_in(what: &str, value: u32) -> Result<bool, Error> {
+    match value {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(Error::simple(
+            Status::InvalidArgument,
+            format!("{what} is {value}: expected 0 or 1"),
+        )),
+    }
+}
+
+/// A `uint32_t` that must be 0 (a reserved field).
+pub(crate) fn reserved_in(what: &str, value: u32) -> Result<(), Error> {
+    if value == 0 {
+        Ok(())
+    } else {
+        Err(Error::simple(
+            Status::InvalidArgument,
+            format!("{what} is {value}: reserved fields must be 0"),
+        ))
+    }
+}
+
+/// A `uint32_t` code that must index `all` (an enum's values in C ABI order).
+pub(crate) fn enum_in<T: Copy>(what: &str, value: u32, all: &[T], names: &str) -> Result<T, Error> {
+    all.get(value as usize).copied().ok_or_else(|| {
+        Error::simple(
+            Status::InvalidArgument,
+            format!("{what} is {value}: expected {names}"),
+        )
+    })
+}
+
+/// Moves `value` to the heap and stores the pointer in `out`.
+pub(crate) fn publish<T>(out: &mut *mut T, value: T) {
+    *out = Box::into_raw(Box::new(value));
+}
+
+/// Frees a handle made by [`publish`]; NULL is ignored.
+///
+/// # Safety
+/// `ptr` is NULL or a handle from [`publish`] that was not freed yet.
+pub(crate) unsafe fn free<T>(ptr: *mut T) {
+    if !ptr.is_null() {
+        drop(Box::from_raw(ptr));
+    }
+}

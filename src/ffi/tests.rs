@@ -1,0 +1,241 @@
+//! Unit tests of the C ABI shell: the constants agree with the Rust API, the embedded strings
+//! with `v4a::tools`, and the boundary catches panics. The C suite (`tests/c/`) tests the ABI
+//! itself.
+
+use std::ffi::CStr;
+use std::mem::{align_of, size_of};
+use std::ptr;
+
+use super::boundary::{run, Fail};
+use super::names::{level_name, status_category, status_name};
+use super::tools::{tool_schema_nul, FILE_GRAMMAR_NUL, GRAMMAR_NUL, INSTRUCTIONS_NUL};
+use super::*;
+use crate::tools::{file_grammar, grammar, instructions, tool_schema, Flavor, Shape};
+use crate::{Mode, PathClass};
+
+#[test]
+fn version_constants_match_cargo_toml() {
+    assert_eq!(
+        format!("{V4A_VERSION_MAJOR}.{V4A_VERSION_MINOR}.{V4A_VERSION_PATCH}"),
+        env!("CARGO_PKG_VERSION")
+    );
+    assert_eq!(
+        V4A_VERSION_MAJOR.to_string(),
+        env!("CARGO_PKG_VERSION_MAJOR")
+    );
+    assert_eq!(
+        V4A_VERSION_MINOR.to_string(),
+        env!("CARGO_PKG_VERSION_MINOR")
+    );
+    assert_eq!(
+        V4A_VERSION_PATCH.to_string(),
+        env!("CARGO_PKG_VERSION_PATCH")
+    );
+    let v = unsafe { CStr::from_ptr(v4a_version()) };
+    assert_eq!(v.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
+    assert_eq!(v4a_abi_version(), V4A_ABI_VERSION);
+}
+
+#[test]
+fn status_constants_and_names_match_the_rust_api() {
+    let consts = [
+        V4A_STATUS_OK,
+        V4A_STATUS_INVALID_ARGUMENT,
+        V4A_STATUS_NULL_ARGUMENT,
+        V4A_STATUS_INVALID_UTF8,
+        V4A_STATUS_PATCH_SYNTAX,
+        V4A_STATUS_TRUNCATED_PATCH,
+        V4A_STATUS_UNSUPPORTED_MODE,
+        V4A_STATUS_CONTEXT_NOT_FOUND,
+        V4A_STATUS_ANCHOR_NOT_FOUND,
+        V4A_STATUS_AMBIGUOUS,
+        V4A_STATUS_OVERLAPPING_HUNKS,
+        V4A_STATUS_ALREADY_APPLIED,
+        V4A_STATUS_FUZZ_LIMIT,
+        V4A_STATUS_SEARCH_BUDGET,
+        V4A_STATUS_MISSING_SOURCE,
+        V4A_STATUS_DUPLICATE_PATH,
+        V4A_STATUS_INTERNAL,
+    ];
+    assert_eq!(consts.len(), Status::ALL.len());
+    for (c, s) in consts.iter().zip(Status::ALL) {
+        assert_eq!(*c, s.code());
+        assert_eq!(status_name(s).to_str().unwrap(), s.name());
+        assert_eq!(status_category(s).to_str().unwrap(), s.category());
+        let name = unsafe { CStr::from_ptr(v4a_status_str(v4a_status(*c))) };
+        assert_eq!(name.to_str().unwrap(), s.name());
+    }
+    let unknown = unsafe { CStr::from_ptr(v4a_status_str(v4a_status(17))) };
+    assert_eq!(unknown.to_str().unwrap(), "UNKNOWN");
+}
+
+#[test]
+fn enum_constants_follow_the_rust_orders() {
+    assert_eq!(
+        [
+            V4A_MODE_UPDATE,
+            V4A_MODE_CREATE,
+            V4A_MODE_DELETE,
+            V4A_MODE_MOVE
+        ]
+        .map(|m| Mode::ALL[m as usize]),
+        [Mode::Update, Mode::Create, Mode::Delete, Mode::Move]
+    );
+    let levels = [
+        V4A_LEVEL_EXACT,
+        V4A_LEVEL_TRIM_END,
+        V4A_LEVEL_TRIM,
+        V4A_LEVEL_COLLAPSE,
+        V4A_LEVEL_FOLD,
+    ];
+    for (c, l) in levels.iter().zip(Level::ALL) {
+        assert_eq!(*c, l as u32);
+        assert_eq!(level_name(l).to_str().unwrap(), l.name());
+    }
+    let classes = [
+        (V4A_PATH_RELATIVE, PathClass::Relative),
+        (V4A_PATH_ABSOLUTE, PathClass::Absolute),
+        (V4A_PATH_PARENT_ESCAPE, PathClass::ParentEscape),
+        (V4A_PATH_EMPTY, PathClass::Empty),
+        (V4A_PATH_NUL, PathClass::Nul),
+        (V4A_PATH_DRIVE_PREFIX, PathClass::DrivePrefix),
+    ];
+    for (c, p) in classes {
+        assert_eq!(c, p as u32);
+    }
+    assert_eq!(
+        [
+            V4A_FLAVOR_OPENAI,
+            V4A_FLAVOR_OPENAI_CUSTOM,
+            V4A_FLAVOR_ANTHROPIC,
+            V4A_FLAVOR_MCP
+        ]
+        .map(|f| Flavor::ALL[f as usize]),
+        [
+            Flavor::OpenAi,
+            Flavor::OpenAiCustom,
+            Flavor::Anthropic,
+            Flavor::Mcp
+        ]
+    );
+    assert_eq!(
+        [V4A_SHAPE_INPUT, V4A_SHAPE_FILE].map(|s| Shape::ALL[s as usize]),
+        [Shape::Input, Shape::File]
+    );
+}
+
+#[test]
+fn embedded_tool_strings_equal_the_rust_api() {
+    let strip = |s: &'static str| s.strip_suffix('\0').expect("NUL-terminated");
+    for f in Flavor::ALL {
+        for s in Shape::ALL {
+            assert_eq!(strip(tool_schema_nul(f, s)), tool_schema(f, s), "{f}-{s}");
+        }
+    }
+    assert_eq!(strip(GRAMMAR_NUL), grammar());
+    assert_eq!(strip(FILE_GRAMMAR_NUL), file_grammar());
+    assert_eq!(strip(INSTRUCTIONS_NUL), instructions());
+}
+
+#[test]
+fn structs_have_no_implicit_padding() {
+    let p = size_of::<usize>();
+    assert_eq!(size_of::<v4a_status>(), 4);
+    assert_eq!(size_of::<v4a_bytes>(), 2 * p);
+    assert_eq!(size_of::<v4a_u32s>(), 2 * p);
+    assert_eq!(size_of::<v4a_source>(), 2 * p + 8);
+    assert_eq!(size_of::<v4a_options>(), 48);
+    assert_eq!(size_of::<v4a_generate_options>(), 12);
+    assert_eq!(size_of::<v4a_error>(), 40 + 12 * p);
+    assert_eq!(size_of::<v4a_segment>(), 8 + 2 * p);
+    assert_eq!(size_of::<v4a_diff_line>(), 16 + 4 * p);
+    assert_eq!(size_of::<v4a_hunk_report>(), 40 + 2 * p);
+    assert_eq!(size_of::<v4a_change>(), 20);
+    assert_eq!(size_of::<v4a_op>(), 24 + 4 * p);
+    assert_eq!(size_of::<v4a_file_result>(), 8 + 5 * p);
+    assert!(align_of::<v4a_options>() <= 8);
+}
+
+#[test]
+fn the_boundary_turns_panics_and_null_into_statuses() {
+    let panicked: v4a_status = run(|| -> Result<v4a_status, Fail> { panic!("boom") });
+    assert_eq!(panicked, v4a_status(V4A_STATUS_INTERNAL));
+    let null: v4a_status = run(|| Err(Fail::Null));
+    assert_eq!(null, v4a_status(V4A_STATUS_NULL_ARGUMENT));
+    let bytes: v4a_bytes = run(|| -> Result<v4a_bytes, Fail> { panic!("boom") });
+    assert!(bytes.ptr.is_null() && bytes.len == 0);
+    assert_eq!(run(|| -> Result<u32, Fail> { panic!("boom") }), 0);
+}
+
+#[test]
+fn apply_through_the_exports() {
+    let source = b"a\nb\n";
+    let diff = b"@@\n a\n-b\n+c\n";
+    let mut opts: v4a_options = unsafe { std::mem::zeroed() };
+    let mut result: *mut v4a_result = ptr::null_mut();
+    unsafe {
+        assert_eq!(v4a_options_init(&mut opts), v4a_status(V4A_STATUS_OK));
+        opts.diff_style = V4A_DIFF_STYLE_FULL;
+        let status = v4a_apply(
+            source.as_ptr(),
+            source.len(),
+            diff.as_ptr(),
+            diff.len(),
+            V4A_MODE_UPDATE,
+            &opts,
+            &mut result,
+        );
+        assert_eq!(status, v4a_status(V4A_STATUS_OK));
+        let text = v4a_result_text(result);
+        assert_eq!(
+            std::slice::from_raw_parts(text.ptr, text.len + 1),
+            b"a\nc\n\0"
+        );
+        let diff = v4a_result_diff(result);
+        assert_eq!(diff.len, 3);
+        let last = &*diff.ptr.add(2);
+        assert_eq!(last.kind, V4A_DIFF_ADD);
+        assert_eq!(
+            std::slice::from_raw_parts(last.text.ptr, last.text.len + 1),
+            b"c\0"
+        );
+        let mut unified: *mut v4a_text = ptr::null_mut();
+        assert_eq!(
+            v4a_result_unified_diff(result, 3, &mut unified),
+            v4a_status(V4A_STATUS_OK)
+        );
+        assert_eq!(
+            (*unified).as_str(),
+            Some("--- a\n+++ b\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n")
+        );
+        v4a_text_free(unified);
+        v4a_result_free(result);
+    }
+}
+
+#[test]
+fn options_out_of_range_are_invalid_arguments() {
+    let mut opts: v4a_options = unsafe { std::mem::zeroed() };
+    let mut result: *mut v4a_result = ptr::null_mut();
+    unsafe {
+        v4a_options_init(&mut opts);
+        opts.refine = 2;
+        let status = v4a_apply(
+            ptr::null(),
+            0,
+            ptr::null(),
+            0,
+            V4A_MODE_UPDATE,
+            &opts,
+            &mut result,
+        );
+        assert_eq!(status, v4a_status(V4A_STATUS_INVALID_ARGUMENT));
+        let e = &*v4a_result_error(result);
+        let msg = std::slice::from_raw_parts(e.message.ptr, e.message.len);
+        assert_eq!(
+            std::str::from_utf8(msg).unwrap(),
+            "v4a_options.refine is 2: expected 0 or 1"
+        );
+        v4a_result_free(result);
+    }
+}
