@@ -1214,6 +1214,15 @@ struct v4a_segments v4a_result_segments(const struct v4a_result *result);
 struct v4a_changes v4a_result_changes(const struct v4a_result *result);
 
 /**
+ * Renders a unified diff from the parts of a result that a binding copied before freeing it:
+ * the original `source` and new `text`, the `path` and move `destination` as written
+ * (`(NULL, 0)` when absent) and the edit script (`changes`, as `v4a_result_changes` gave it).
+ * The same text as `v4a_result_unified_diff` on the live result. Stores a new text in
+ * `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`.
+ */
+v4a_status v4a_unified_diff(const uint8_t *source, size_t source_len, const uint8_t *text, size_t text_len, const uint8_t *path, size_t path_len, const uint8_t *destination, size_t destination_len, const struct v4a_change *changes, size_t changes_len, uint32_t context, struct v4a_text **text_out);
+
+/**
  * Renders the change as a unified diff (`---`/`+++`/`@@ -a,b +c,d @@`) with `context` lines
  * of context, for logs and review; empty when nothing changed. Stores a new text in
  * `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`;

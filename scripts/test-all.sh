@@ -79,5 +79,6 @@ step "C ABI: ctest (C API, every vector through C, 100 MB, threads, ASan+UBSan, 
 
 step "C# binding (Mono: library, xUnit tests, sample, benchmark smoke run)"; bash bindings/dotnet/test.sh
 
+step "Go binding (go vet, race, GOGC=1, cgocheck2, pkg-config link, example, benchmark against Rust)"; bash bindings/go/test.sh
 
 step "all tests passed"

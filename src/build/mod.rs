@@ -76,9 +76,9 @@ pub(crate) fn build_update(
         let bh = &mut built_hunks[hi];
         bh.new_start = new_count;
         if p.already_applied {
-            out.push(Out::Copy(p.start..p.start + p.old_len));
-            new_count += p.old_len;
-            pos = p.start + p.old_len;
+            // Nothing to write: its lines are copied with the lines around them, never twice
+            // (they may be another hunk's context too, which has written them already).
+            bh.new_start = new_count - (pos - p.start).min(new_count);
             bh.new_len = p.old_len;
             continue;
         }

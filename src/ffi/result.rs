@@ -361,6 +361,72 @@ pub unsafe extern "C" fn v4a_result_changes(result: *const v4a_result) -> v4a_ch
     }
 }
 
+/// Renders a unified diff from the parts of a result that a binding copied before freeing it:
+/// the original `source` and new `text`, the `path` and move `destination` as written
+/// (`(NULL, 0)` when absent) and the edit script (`changes`, as `v4a_result_changes` gave it).
+/// The same text as `v4a_result_unified_diff` on the live result. Stores a new text in
+/// `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn v4a_unified_diff(
+    source: *const u8,
+    source_len: usize,
+    text: *const u8,
+    text_len: usize,
+    path: *const u8,
+    path_len: usize,
+    destination: *const u8,
+    destination_len: usize,
+    changes: *const v4a_change,
+    changes_len: usize,
+    context: u32,
+    text_out: *mut *mut v4a_text,
+) -> v4a_status {
+    ffi_boundary! {
+        let out = out_ptr(text_out)?;
+        let rendered = (|| {
+            let source = str_in("source", source, source_len)?;
+            let text = str_in("text", text, text_len)?;
+            let path = str_in("path", path, path_len)?;
+            let destination = str_in("destination", destination, destination_len)?;
+            if changes_len > 0 && changes.is_null() {
+                return Err(Error::simple(
+                    Status::NullArgument,
+                    format!("changes is NULL but its length is {changes_len}"),
+                ));
+            }
+            let changes: &[v4a_change] = if changes_len == 0 {
+                &[]
+            } else {
+                // SAFETY: non-NULL, and the caller promises `changes_len` readable elements.
+                unsafe { std::slice::from_raw_parts(changes, changes_len) }
+            };
+            let changes: Vec<crate::Change> = changes
+                .iter()
+                .map(|c| {
+                    let old = c.old_start.saturating_sub(1) as usize;
+                    let new = c.new_start.saturating_sub(1) as usize;
+                    crate::Change {
+                        old: old..old + c.old_len as usize,
+                        new: new..new + c.new_len as usize,
+                        hunk: c.hunk.saturating_sub(1) as usize,
+                    }
+                })
+                .collect();
+            let opt = |s: &str| (!s.is_empty()).then_some(s.to_string());
+            Ok(crate::report::unified_diff(
+                source,
+                text,
+                opt(path).as_deref(),
+                opt(destination).as_deref(),
+                &changes,
+                context as usize,
+            ))
+        })();
+        Ok(v4a_text::publish(out, rendered))
+    }
+}
+
 /// Renders the change as a unified diff (`---`/`+++`/`@@ -a,b +c,d @@`) with `context` lines
 /// of context, for logs and review; empty when nothing changed. Stores a new text in
 /// `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`;

@@ -347,6 +347,7 @@ impl<'a> Parser<'_, 'a> {
                 continue;
             }
             if let Some(text) = l.text.strip_prefix('+') {
+                check_added_line(text, l.number)?;
                 if hunk.new_no_newline {
                     self.lenient(l, "a line after \"\\ No newline at end of file\"")?;
                 }
@@ -549,6 +550,9 @@ impl<'a> Parser<'_, 'a> {
                     }
                 }
                 BodyLine::Body(kind, text) => {
+                    if kind == LineKind::Add {
+                        check_added_line(text, l.number)?;
+                    }
                     if after_eof || cur.is_none() && !hunks.is_empty() {
                         if l.text.is_empty() {
                             self.lenient(l, "a blank line after \"*** End of File\"")?;
@@ -615,6 +619,21 @@ impl<'a> Parser<'_, 'a> {
         }
         Ok(hunks)
     }
+}
+
+/// An added line may not hold a carriage return: the file would split it into two lines (a
+/// lone CR ends a line), or a CRLF file would get `\r\r\n` (a patch converted to CRLF twice).
+fn check_added_line(text: &str, line: u32) -> Result<(), Error> {
+    if text.contains('\r') {
+        return Err(Error::syntax(
+            line,
+            format!(
+                "line {line} adds a line that holds a carriage return (\\r), which would end a \
+                 line inside the file: remove it (the file's own line endings are kept)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn finish_hunk(h: Hunk, hunks: &mut Vec<Hunk>, in_file: &str) -> Result<(), Error> {

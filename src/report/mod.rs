@@ -4,6 +4,8 @@
 pub mod refine;
 mod unified;
 
+pub use unified::unified_diff;
+
 use std::ops::Range;
 
 use crate::build::Change;

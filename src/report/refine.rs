@@ -593,7 +593,16 @@ fn boundary_score(before: Option<Class>, after: Option<Class>) -> u32 {
 
 /// A pure insertion or deletion inside repeated text can sit at several places; move each to
 /// the place whose ends score best as boundaries (ties go right), without changing its size.
-fn slide_to_boundaries(ops: &mut [Op], a: &Line<'_>, b: &Line<'_>) {
+///
+/// A change at either end of the line gets an empty equal run beside it first, so that the
+/// equal clusters it slides over have a run to join (the caller's `normalize` drops it again).
+fn slide_to_boundaries(ops: &mut Vec<Op>, a: &Line<'_>, b: &Line<'_>) {
+    if ops.first().is_some_and(|op| !op.equal) {
+        ops.insert(0, Op::equal(0, 0, 0));
+    }
+    if ops.last().is_some_and(|op| !op.equal) {
+        ops.push(Op::equal(a.len(), b.len(), 0));
+    }
     for i in 0..ops.len() {
         let op = ops[i];
         if op.equal || (op.o0 != op.o1 && op.n0 != op.n1) {

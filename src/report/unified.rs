@@ -1,8 +1,8 @@
 //! Unified diff rendering (`---`/`+++`/`@@ -a,b +c,d @@`) of an [`Applied`] result.
 
-use super::{split_both, Applied};
+use super::Applied;
 use crate::build::Change;
-use crate::text::Lines;
+use crate::text::{strip_bom, Lines};
 
 const NO_NEWLINE: &str = "\\ No newline at end of file\n";
 
@@ -26,10 +26,38 @@ fn range(start: usize, len: usize) -> String {
 }
 
 pub(super) fn render(a: &Applied, context: usize) -> String {
-    let (old, _, new, _) = split_both(a);
+    unified_diff(
+        &a.source,
+        &a.text,
+        a.path.as_deref(),
+        a.destination.as_deref(),
+        &a.changes,
+        context,
+    )
+}
+
+/// Renders a unified diff (`---`/`+++`/`@@ -a,b +c,d @@`) from the parts of a result: the
+/// original and new texts, the path and move destination as written, and the edit script.
+/// [`Applied::unified_diff`] is this over its own fields; bindings that keep only the parts
+/// (not the native result) call this through the C ABI. Empty when nothing changed.
+pub fn unified_diff(
+    source: &str,
+    text: &str,
+    path: Option<&str>,
+    destination: Option<&str>,
+    changes: &[Change],
+    context: usize,
+) -> String {
     let mut out = String::new();
-    let changes: Vec<Change> = a
-        .changes
+    if source == text {
+        // A hunk that replaces lines with the same lines changes nothing: no diff to show.
+        return out;
+    }
+    let (old, new) = (
+        Lines::split(strip_bom(source).1),
+        Lines::split(strip_bom(text).1),
+    );
+    let changes: Vec<Change> = changes
         .iter()
         .map(|c| Change {
             old: c.old.start.min(old.len())..c.old.end.min(old.len()),
@@ -41,21 +69,21 @@ pub(super) fn render(a: &Applied, context: usize) -> String {
     if changes.is_empty() {
         return out;
     }
-    let old_name = match &a.path {
-        Some(p) if !a.source.is_empty() || !a.text.is_empty() => format!("a/{p}"),
+    let old_name = match path {
+        Some(p) if !source.is_empty() || !text.is_empty() => format!("a/{p}"),
         _ => "a".to_string(),
     };
-    let new_name = match (&a.destination, &a.path) {
+    let new_name = match (destination, path) {
         (Some(d), _) => format!("b/{d}"),
         (None, Some(p)) => format!("b/{p}"),
         _ => "b".to_string(),
     };
-    let old_name = if a.source.is_empty() && a.path.is_some() {
+    let old_name = if source.is_empty() && path.is_some() {
         "/dev/null".to_string()
     } else {
         old_name
     };
-    let new_name = if a.text.is_empty() && a.path.is_some() && !a.source.is_empty() {
+    let new_name = if text.is_empty() && path.is_some() && !source.is_empty() {
         "/dev/null".to_string()
     } else {
         new_name

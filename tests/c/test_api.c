@@ -191,6 +191,26 @@ static void test_apply_update_full_diff(void) {
                                         "-        y = 2\n+        y = 3\n         return x + y\n");
     CHECK(v4a_text_error(unified) == NULL);
     CHECK_STATUS(v4a_text_status(unified), V4A_STATUS_OK);
+
+    /* The same rendering from the parts a binding keeps after freeing the result. */
+    {
+        v4a_bytes src = v4a_result_source(r), txt = v4a_result_text(r);
+        v4a_bytes path = v4a_result_path(r), dest = v4a_result_destination(r);
+        v4a_changes ch = v4a_result_changes(r);
+        v4a_text *parts = NULL;
+        CHECK_STATUS(v4a_unified_diff(src.ptr, src.len, txt.ptr, txt.len, path.ptr, path.len,
+                                      dest.ptr, dest.len, ch.ptr, ch.len, 1, &parts),
+                     V4A_STATUS_OK);
+        v4a_bytes a = v4a_text_bytes(unified), b = v4a_text_bytes(parts);
+        CHECK(a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0);
+        v4a_text_free(parts);
+        /* A NULL change array with a length is refused, with a text holding the error. */
+        CHECK_STATUS(v4a_unified_diff(src.ptr, src.len, txt.ptr, txt.len, NULL, 0, NULL, 0,
+                                      NULL, 2, 1, &parts),
+                     V4A_STATUS_NULL_ARGUMENT);
+        CHECK(parts != NULL && v4a_text_error(parts) != NULL);
+        v4a_text_free(parts);
+    }
     v4a_text_free(unified);
     v4a_result_free(r);
 }

@@ -299,6 +299,11 @@ namespace V4A
         internal static extern uint v4a_result_unified_diff(IntPtr result, uint context, IntPtr* textOut);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern uint v4a_unified_diff(byte* source, UIntPtr sourceLen, byte* text, UIntPtr textLen,
+            byte* path, UIntPtr pathLen, byte* destination, UIntPtr destinationLen,
+            V4AChangeNative* changes, UIntPtr changesLen, uint context, IntPtr* textOut);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern void v4a_text_free(IntPtr text);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]

@@ -1,0 +1,3 @@
+module github.com/v4a-dev/v4a/bindings/go
+
+go 1.21

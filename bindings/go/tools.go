@@ -1,0 +1,65 @@
+package v4a
+
+/*
+#include "v4a_go.h"
+*/
+import "C"
+
+import "sync"
+
+// Flavor is the tool-calling platform a tool definition is written for.
+type Flavor uint32
+
+// The tool flavours of ToolSchema.
+const (
+	// FlavorOpenAI is OpenAI function calling (strict JSON Schema).
+	FlavorOpenAI Flavor = C.V4A_FLAVOR_OPENAI
+	// FlavorOpenAICustom is an OpenAI custom (freeform) tool with a Lark grammar.
+	FlavorOpenAICustom Flavor = C.V4A_FLAVOR_OPENAI_CUSTOM
+	// FlavorAnthropic is Anthropic tool use (input_schema).
+	FlavorAnthropic Flavor = C.V4A_FLAVOR_ANTHROPIC
+	// FlavorMCP is the Model Context Protocol (inputSchema and annotations).
+	FlavorMCP Flavor = C.V4A_FLAVOR_MCP
+)
+
+// Shape is how a tool receives patches.
+type Shape uint32
+
+// The tool shapes of ToolSchema.
+const (
+	// ShapeInput: the whole patch in one call ("input"), tool "apply_patch".
+	ShapeInput Shape = C.V4A_SHAPE_INPUT
+	// ShapeFile: one file per call ("path", "mode", "diff"), tool "patch_file"; apply each
+	// call with ApplyModeName.
+	ShapeFile Shape = C.V4A_SHAPE_FILE
+)
+
+// ToolSchema returns the tool definition (JSON text) for a flavour and a shape, ready to
+// hand to the model's API. An unknown flavour or shape is ErrInvalidArgument.
+func ToolSchema(flavor Flavor, shape Shape) (string, error) {
+	var b C.v4a_bytes
+	status := C.v4a_tool_schema(C.uint32_t(flavor), C.uint32_t(shape), &b)
+	if status != C.V4A_STATUS_OK {
+		return "", statusError(Code(status), "unknown tool flavour or shape: expected one of "+
+			"FlavorOpenAI, FlavorOpenAICustom, FlavorAnthropic, FlavorMCP and ShapeInput or ShapeFile")
+	}
+	return goString(b), nil
+}
+
+var (
+	grammar      = sync.OnceValue(func() string { return goString(C.v4a_grammar()) })
+	fileGrammar  = sync.OnceValue(func() string { return goString(C.v4a_file_grammar()) })
+	instructions = sync.OnceValue(func() string { return goString(C.v4a_instructions()) })
+)
+
+// Grammar returns the Lark grammar of a whole patch in the canonical form (what
+// ParsePatchStrict accepts), for OpenAI custom tools.
+func Grammar() string { return grammar() }
+
+// FileGrammar returns the Lark grammar of one file's section without the envelope, used by
+// the one-file-per-call custom tool.
+func FileGrammar() string { return fileGrammar() }
+
+// Instructions returns the model instructions for the system prompt of an agent that has
+// one of the tools: the format, the context and anchor rules, and how to read v4a's errors.
+func Instructions() string { return instructions() }
