@@ -122,48 +122,62 @@ fn hunks_for(
         g.before = gen.context.min(g.edits[0].old.start);
         g.after = gen.context.min(a.len() - g.edits[0].old.end);
     }
+    // Placed in first-match mode, every ambiguous hunk shows up in the same round (by its
+    // candidate count), not only the first one the default mode stops at, so all of them grow
+    // at once; a patch found right is then checked in the default mode, as its users apply it.
+    let first = Options {
+        first_match: true,
+        ..Options::default()
+    };
     let opts = Options::default();
+    let misplaced = |r: &crate::report::Applied, groups: &[Group]| -> Vec<usize> {
+        r.hunks
+            .iter()
+            .zip(groups)
+            .enumerate()
+            .filter(|(_, (h, g))| {
+                h.already_applied
+                    || h.fuzz != 0
+                    || h.candidates > 1 && g.anchor.is_none()
+                    || h.old_start as usize != g.old_start() + 1
+            })
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let failed = |e: Error, groups: &[Group]| match e.diagnostics().hunk {
+        Some(h) if h < groups.len() => Ok(vec![h]),
+        _ => Err(e),
+    };
     let mut rounds = 0usize;
     loop {
         rounds += 1;
-        if rounds > 10 * gen.max_context + 128 {
+        if rounds > gen.max_context.saturating_mul(10).saturating_add(128) {
             break;
         }
         groups = merge(groups, a.len());
         let text = render(&groups, &a, &b, old_nl, new_nl);
-        let wrong = match apply(old, &text, Mode::Update, &opts) {
-            Ok(r) => {
-                let misplaced: Vec<usize> = r
-                    .hunks
-                    .iter()
-                    .zip(&groups)
-                    .enumerate()
-                    .filter(|(_, (h, g))| {
-                        h.already_applied
-                            || h.fuzz != 0
-                            || h.old_start as usize != g.old_start() + 1
-                    })
-                    .map(|(i, _)| i)
-                    .collect();
-                if misplaced.is_empty() {
-                    if r.text != new {
-                        return Err(not_expressible(path, "changes line terminators"));
-                    }
-                    return Ok(Some(text));
-                }
-                misplaced
-            }
-            Err(e) => match e.diagnostics().hunk {
-                Some(h) if h < groups.len() => vec![h],
-                _ => return Err(e),
+        let wrong = match apply(old, &text, Mode::Update, &first) {
+            Ok(r) => match misplaced(&r, &groups) {
+                wrong if !wrong.is_empty() => wrong,
+                _ => match apply(old, &text, Mode::Update, &opts) {
+                    Ok(r) => match misplaced(&r, &groups) {
+                        wrong if !wrong.is_empty() => wrong,
+                        _ if r.text != new => {
+                            return Err(not_expressible(path, "changes line terminators"))
+                        }
+                        _ => return Ok(Some(text)),
+                    },
+                    Err(e) => failed(e, &groups)?,
+                },
             },
+            Err(e) => failed(e, &groups)?,
         };
         for i in wrong {
             let g = &mut groups[i];
             let first_edit = g.edits[0].old.start;
             let last_edit = g.edits[g.edits.len() - 1].old.end;
             let span = g.before + g.after;
-            if span >= 2 * gen.max_context && g.anchor.is_none() {
+            if span >= gen.max_context.saturating_mul(2) && g.anchor.is_none() {
                 g.anchor = enclosing(&a, g.old_start());
                 if g.anchor.is_some() {
                     continue;
@@ -179,7 +193,7 @@ fn hunks_for(
                     ),
                 ));
             }
-            let step = if span < 2 * gen.max_context {
+            let step = if span < gen.max_context.saturating_mul(2) {
                 1
             } else {
                 span / 2

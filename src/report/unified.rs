@@ -93,7 +93,11 @@ pub fn unified_diff(
     let mut i = 0;
     while i < changes.len() {
         let mut j = i;
-        while j + 1 < changes.len() && changes[j + 1].old.start - changes[j].old.end <= 2 * context
+        // Saturating: a caller's edit script (the C ABI takes one) may be out of order, and
+        // `context` may be `usize::MAX` ("all of it").
+        while j + 1 < changes.len()
+            && changes[j + 1].old.start.saturating_sub(changes[j].old.end)
+                <= context.saturating_mul(2)
         {
             j += 1;
         }
@@ -109,8 +113,8 @@ pub fn unified_diff(
         let n_end = last.new.end + trail;
         out.push_str(&format!(
             "@@ -{} +{} @@\n",
-            range(o_start, o_end - o_start),
-            range(n_start, n_end - n_start)
+            range(o_start, o_end.saturating_sub(o_start)),
+            range(n_start, n_end.saturating_sub(n_start))
         ));
         let mut o = o_start;
         for ch in &changes[i..=j] {
