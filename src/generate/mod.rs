@@ -155,6 +155,13 @@ fn hunks_for(
             break;
         }
         groups = merge(groups, a.len());
+        for g in &mut groups {
+            // An anchor must stand before its hunk: one that the hunk grew over (or that came
+            // with a merged group) no longer does.
+            if g.anchor.is_some_and(|l| l >= g.old_start()) {
+                g.anchor = None;
+            }
+        }
         let text = render(&groups, &a, &b, old_nl, new_nl);
         let wrong = match apply(old, &text, Mode::Update, &first) {
             Ok(r) => match misplaced(&r, &groups) {
@@ -196,7 +203,7 @@ fn hunks_for(
             let step = if span < gen.max_context.saturating_mul(2) {
                 1
             } else {
-                span / 2
+                (span / 2).max(1)
             };
             g.before = (g.before + step).min(first_edit);
             g.after = (g.after + step).min(a.len() - last_edit);
