@@ -116,8 +116,17 @@ fn machine() -> String {
 fn main() {
     let smoke = std::env::args().any(|a| a == "--smoke");
     let (scale, runs) = if smoke { (100, 1) } else { (1, 9) };
+    // Workload ids given as arguments (`cargo bench --bench table -- W4 W5`) run only those,
+    // and leave BENCHMARKS.md alone.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a.starts_with('W'))
+        .collect();
     let mut rows = Vec::new();
     for w in workloads::all(scale) {
+        if !only.is_empty() && !only.iter().any(|id| id == w.id) {
+            continue;
+        }
         let input_bytes: usize = w.floor_input.iter().map(String::len).sum();
         // Warm up, then time the work and the floor alternately so both see the same machine.
         (w.run)();
@@ -178,6 +187,9 @@ fn main() {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    if !only.is_empty() {
+        return;
+    }
     if smoke {
         println!(
             "smoke run: {} workloads ran once at 1/{scale} size",

@@ -79,7 +79,7 @@ pub fn normalize<'a>(line: &'a str, level: Level, out: &'a mut String) -> &'a st
         Level::Trim => trim_ws(line),
         Level::Collapse => {
             let t = trim_ws(line);
-            if !needs_collapse(t) {
+            if !scan(t).needs_collapse {
                 return t;
             }
             out.clear();
@@ -87,8 +87,15 @@ pub fn normalize<'a>(line: &'a str, level: Level, out: &'a mut String) -> &'a st
             out
         }
         Level::Fold => {
-            if line.is_ascii() {
-                return normalize(line, Level::Collapse, out);
+            let t = trim_ws(line);
+            let shape = scan(t);
+            if !shape.non_ascii {
+                if !shape.needs_collapse {
+                    return t;
+                }
+                out.clear();
+                collapse_into(t, out);
+                return out;
             }
             out.clear();
             let mut folded = String::with_capacity(line.len());
@@ -98,6 +105,57 @@ pub fn normalize<'a>(line: &'a str, level: Level, out: &'a mut String) -> &'a st
             collapse_into(trim_ws(&folded), out);
             out
         }
+    }
+}
+
+/// What normalising a trimmed line at the loose levels involves.
+#[derive(Debug, PartialEq, Eq)]
+struct Shape {
+    /// A byte outside ASCII: the fold level needs Unicode folding.
+    non_ascii: bool,
+    /// A whitespace run other than one space (or a control byte below `\x0E`, which takes the
+    /// same careful path): the collapse level must rewrite the line.
+    needs_collapse: bool,
+}
+
+/// Classifies a trimmed line in one pass, eight bytes at a time. This runs on every line of a
+/// file when a hunk is searched at a loose level, so it replaces three `memchr` searches and an
+/// ASCII check, whose set-up costs dominate on lines of typical length.
+fn scan(t: &str) -> Shape {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    const LOW7: u64 = u64::from_ne_bytes([0x7F; 8]);
+    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+    let b = t.as_bytes();
+    let (mut high, mut control, mut double) = (0u64, 0u64, false);
+    // Whether the last byte of the previous word was a space.
+    let mut carry = false;
+    let mut word = |w: u64| {
+        high |= w & HIGH;
+        // Some byte below 0x0E (tab, vertical tab, form feed, CR, LF, and other controls).
+        control |= w.wrapping_sub(ONES * 0x0E) & !w & HIGH;
+        // The high bit of every space byte, exactly.
+        let z = w ^ SPACES;
+        let spaces = !(((z & LOW7).wrapping_add(LOW7)) | z) & HIGH;
+        // Little-endian byte order: byte i + 1 sits eight bits above byte i.
+        let spaces = u64::from_le(spaces);
+        double |= spaces & (spaces << 8) != 0 || (carry && spaces & 0x80 != 0);
+        carry = spaces >> 63 != 0;
+    };
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        word(u64::from_ne_bytes(c.try_into().unwrap_or_default()));
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        // Pad with a byte that is neither a space, a control nor non-ASCII.
+        let mut last = [b'x'; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        word(u64::from_ne_bytes(last));
+    }
+    Shape {
+        non_ascii: high != 0,
+        needs_collapse: control != 0 || double,
     }
 }
 
@@ -132,20 +190,6 @@ pub(crate) fn trim_ws(s: &str) -> &str {
         start += 1;
     }
     &t[start..]
-}
-
-/// True when a trimmed line has a whitespace run other than a single space (lines hold no
-/// `\n` or `\r`). Both searches are vectorised: this runs on every line of a file.
-fn needs_collapse(t: &str) -> bool {
-    static DOUBLE_SPACE: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
-        std::sync::OnceLock::new();
-    let b = t.as_bytes();
-    memchr::memchr3(b'\t', b'\x0B', b'\x0C', b).is_some()
-        || memchr::memchr2(b'\n', b'\r', b).is_some()
-        || DOUBLE_SPACE
-            .get_or_init(|| memchr::memmem::Finder::new("  "))
-            .find(b)
-            .is_some()
 }
 
 /// Appends the words of a trimmed `t` to `out`, separated by single spaces.
@@ -239,6 +283,55 @@ mod tests {
         ];
         for (a, b) in cases {
             assert_eq!(normalized(a, Level::Fold), b, "{a:?}");
+        }
+    }
+
+    #[test]
+    fn scan_agrees_with_a_byte_by_byte_reading() {
+        let samples = [
+            "",
+            "a",
+            "a b",
+            "a  b",
+            "ab      cd",
+            "abcdefg  h",
+            "abcdefgh  ",
+            "abcdefg \u{00A0}",
+            "a\tb",
+            "abcdefghijklmno\x0Bp",
+            "x\x0C",
+            "caf\u{00E9}",
+            "\u{201C}q\u{201D}",
+            "0123456 89abcdef",
+            "0123456  9abcdef",
+            "01234567 9abcdef",
+            "0123456\u{2014}",
+            "a\x01b",
+            "~~~~~~~ ~~~~~~~ ~",
+        ];
+        for t in samples {
+            let b = t.as_bytes();
+            let expected = Shape {
+                non_ascii: !t.is_ascii(),
+                needs_collapse: b.iter().any(|&c| c < 0x0E) || t.contains("  "),
+            };
+            assert_eq!(scan(t), expected, "{t:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn scan_agrees_on_random_lines(
+            chars in proptest::collection::vec(proptest::sample::select(vec![
+                'a', ' ', '\t', '\x0B', '\x0C', '\x01', '~', '\u{00E9}', '\u{2014}',
+            ]), 0..40),
+        ) {
+            let t: String = chars.into_iter().collect();
+            let expected = Shape {
+                non_ascii: !t.is_ascii(),
+                needs_collapse: t.bytes().any(|c| c < 0x0E) || t.contains("  "),
+            };
+            proptest::prop_assert_eq!(scan(&t), expected);
         }
     }
 
