@@ -1219,6 +1219,8 @@ struct v4a_changes v4a_result_changes(const struct v4a_result *result);
  * (`(NULL, 0)` when absent) and the edit script (`changes`, as `v4a_result_changes` gave it).
  * The same text as `v4a_result_unified_diff` on the live result. Stores a new text in
  * `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`.
+ * An edit script the texts cannot have (changes out of order, overlapping, or past the end
+ * of a text) is `V4A_STATUS_INVALID_ARGUMENT`, its message naming the change.
  */
 v4a_status v4a_unified_diff(const uint8_t *source, size_t source_len, const uint8_t *text, size_t text_len, const uint8_t *path, size_t path_len, const uint8_t *destination, size_t destination_len, const struct v4a_change *changes, size_t changes_len, uint32_t context, struct v4a_text **text_out);
 

@@ -43,7 +43,8 @@ pub enum Status {
     MissingSource = 14,
     /// Two operations of one patch touch the same path.
     DuplicatePath = 15,
-    /// A bug in v4a (a caught panic). Please report it.
+    /// A bug in v4a: a caught panic, or an internal check that failed (generation that could
+    /// not make its hunks unique). Please report it.
     Internal = 16,
 }
 

@@ -135,25 +135,26 @@ mod regressions {
 
     /// `ffi`: `v4a_unified_diff` renders an edit script the caller hands in; one out of order
     /// made the renderer subtract past zero (a panic, `V4A_STATUS_INTERNAL`, in a debug build).
+    /// Such a script is now refused with `INVALID_ARGUMENT`, naming the change.
     #[test]
-    fn unified_diff_of_an_edit_script_out_of_order_does_not_panic() {
-        let changes = [
-            Change {
-                old: 2..3,
-                new: 2..3,
-                hunk: 0,
-            },
-            Change {
-                old: 0..1,
-                new: 0..1,
-                hunk: 1,
-            },
-        ];
-        let diff = v4a::report::unified_diff("a\nb\nc\n", "x\nb\ny\n", None, None, &changes, 3);
-        assert!(
-            diff.starts_with("--- a\n+++ b\n@@ -1,3 +1,3 @@\n"),
-            "{diff}"
-        );
+    fn unified_diff_of_an_edit_script_out_of_order_is_refused() {
+        let change =
+            |old: std::ops::Range<usize>, new: std::ops::Range<usize>| Change { old, new, hunk: 0 };
+        let render = |changes: &[Change]| {
+            v4a::report::unified_diff("a\nb\nc\n", "x\nb\ny\n", None, None, changes, 3)
+        };
+        let ok = render(&[change(0..1, 0..1), change(2..3, 2..3)]).unwrap();
+        assert!(ok.starts_with("--- a\n+++ b\n@@ -1,3 +1,3 @@\n"), "{ok}");
+        for bad in [
+            vec![change(2..3, 2..3), change(0..1, 0..1)],
+            vec![change(0..2, 0..2), change(1..3, 2..3)],
+            vec![change(2..5, 2..3)],
+            vec![change(0..1, 4..5)],
+        ] {
+            let e = render(&bad).unwrap_err();
+            assert_eq!(e.status(), v4a::Status::InvalidArgument);
+            assert!(e.to_string().contains("change "), "{e}");
+        }
     }
 
     /// `make_patch` (the fuzzers' timeouts, then a reproduction): ambiguous hunks grew one per

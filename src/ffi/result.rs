@@ -366,6 +366,8 @@ pub unsafe extern "C" fn v4a_result_changes(result: *const v4a_result) -> v4a_ch
 /// (`(NULL, 0)` when absent) and the edit script (`changes`, as `v4a_result_changes` gave it).
 /// The same text as `v4a_result_unified_diff` on the live result. Stores a new text in
 /// `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`.
+/// An edit script the texts cannot have (changes out of order, overlapping, or past the end
+/// of a text) is `V4A_STATUS_INVALID_ARGUMENT`, its message naming the change.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn v4a_unified_diff(
@@ -407,21 +409,21 @@ pub unsafe extern "C" fn v4a_unified_diff(
                     let old = c.old_start.saturating_sub(1) as usize;
                     let new = c.new_start.saturating_sub(1) as usize;
                     crate::Change {
-                        old: old..old + c.old_len as usize,
-                        new: new..new + c.new_len as usize,
+                        old: old..old.saturating_add(c.old_len as usize),
+                        new: new..new.saturating_add(c.new_len as usize),
                         hunk: c.hunk.saturating_sub(1) as usize,
                     }
                 })
                 .collect();
             let opt = |s: &str| (!s.is_empty()).then_some(s.to_string());
-            Ok(crate::report::unified_diff(
+            crate::report::unified_diff(
                 source,
                 text,
                 opt(path).as_deref(),
                 opt(destination).as_deref(),
                 &changes,
                 context as usize,
-            ))
+            )
         })();
         Ok(v4a_text::publish(out, rendered))
     }

@@ -5,8 +5,8 @@ use super::boundary::{ffi_boundary, free, handle, publish};
 use super::cstr::{empty_view, CText};
 use super::error::ErrorStore;
 use super::types::{v4a_bytes, v4a_error, v4a_status};
-use super::V4A_STATUS_OK;
-use crate::error::Error;
+use super::{V4A_STATUS_INTERNAL, V4A_STATUS_OK};
+use crate::error::{Error, Status};
 
 /// A text made by v4a (a generated patch, a unified diff, ...), or the error that prevented
 /// it.
@@ -18,6 +18,13 @@ pub struct v4a_text {
 impl v4a_text {
     /// Stores a new text handle in `out` and returns its status.
     pub(crate) fn publish(out: &mut *mut v4a_text, outcome: Result<String, Error>) -> v4a_status {
+        if let Err(e) = &outcome {
+            if e.status() == Status::Internal {
+                // A failed internal check (a bug, like a caught panic): the header promises
+                // no handle with `V4A_STATUS_INTERNAL`.
+                return v4a_status(V4A_STATUS_INTERNAL);
+            }
+        }
         let text = v4a_text {
             outcome: outcome.map(CText::new).map_err(ErrorStore::new),
         };

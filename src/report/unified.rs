@@ -2,6 +2,7 @@
 
 use super::Applied;
 use crate::build::Change;
+use crate::error::{Error, Status};
 use crate::text::{strip_bom, Lines};
 
 const NO_NEWLINE: &str = "\\ No newline at end of file\n";
@@ -26,7 +27,8 @@ fn range(start: usize, len: usize) -> String {
 }
 
 pub(super) fn render(a: &Applied, context: usize) -> String {
-    unified_diff(
+    debug_assert_eq!(check_changes(&a.source, &a.text, &a.changes), Ok(()));
+    render_parts(
         &a.source,
         &a.text,
         a.path.as_deref(),
@@ -40,7 +42,85 @@ pub(super) fn render(a: &Applied, context: usize) -> String {
 /// original and new texts, the path and move destination as written, and the edit script.
 /// [`Applied::unified_diff`] is this over its own fields; bindings that keep only the parts
 /// (not the native result) call this through the C ABI. Empty when nothing changed.
+///
+/// The edit script must be one the texts can have: changes in order, each starting at or
+/// after the end of the previous one in both texts, and inside the texts. Otherwise the
+/// error is [`Status::InvalidArgument`](crate::Status::InvalidArgument) naming the change.
 pub fn unified_diff(
+    source: &str,
+    text: &str,
+    path: Option<&str>,
+    destination: Option<&str>,
+    changes: &[Change],
+    context: usize,
+) -> Result<String, Error> {
+    check_changes(source, text, changes)?;
+    Ok(render_parts(
+        source,
+        text,
+        path,
+        destination,
+        changes,
+        context,
+    ))
+}
+
+/// Checks that `changes` is an edit script of `source` → `text` as far as lines go: ranges
+/// inside the texts, in order and not overlapping.
+fn check_changes(source: &str, text: &str, changes: &[Change]) -> Result<(), Error> {
+    let (old_len, new_len) = (
+        Lines::split(strip_bom(source).1).len(),
+        Lines::split(strip_bom(text).1).len(),
+    );
+    // An empty last line without a final newline (`"a\n"` after adding `""` at the end, or
+    // `"a\n\nb"` with `b` deleted) is counted by the edit script but is not a line of the
+    // text: ranges may reach one line past the end, and rendering clamps them.
+    let (old_len, new_len) = (old_len + 1, new_len + 1);
+    let (mut old_at, mut new_at) = (0, 0);
+    for (k, c) in changes.iter().enumerate() {
+        let problem = if c.old.start > c.old.end || c.new.start > c.new.end {
+            Some("a range ends before it starts".to_string())
+        } else if c.old.end > old_len {
+            Some(format!(
+                "its removed lines end at line {} but the original text has {} lines",
+                c.old.end,
+                old_len - 1
+            ))
+        } else if c.new.end > new_len {
+            Some(format!(
+                "its added lines end at line {} but the new text has {} lines",
+                c.new.end,
+                new_len - 1
+            ))
+        } else if c.old.start < old_at || c.new.start < new_at {
+            Some(
+                "it starts before the end of the previous change: changes must be in order and \
+                 must not overlap"
+                    .to_string(),
+            )
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(Error::simple(
+                Status::InvalidArgument,
+                format!(
+                    "change {} (old lines {}..{}, new lines {}..{}, 0-based) is not part of an \
+                     edit script of these texts: {problem}",
+                    k + 1,
+                    c.old.start,
+                    c.old.end,
+                    c.new.start,
+                    c.new.end
+                ),
+            ));
+        }
+        (old_at, new_at) = (c.old.end, c.new.end);
+    }
+    Ok(())
+}
+
+fn render_parts(
     source: &str,
     text: &str,
     path: Option<&str>,

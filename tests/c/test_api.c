@@ -210,6 +210,19 @@ static void test_apply_update_full_diff(void) {
                      V4A_STATUS_NULL_ARGUMENT);
         CHECK(parts != NULL && v4a_text_error(parts) != NULL);
         v4a_text_free(parts);
+        /* An edit script the texts cannot have: changes out of order, or past the end. */
+        const v4a_change backwards[2] = {{3, 1, 3, 1, 1}, {1, 1, 1, 1, 2}};
+        const v4a_change past_end[1] = {{1, 1, 1, 40, 1}};
+        const v4a_change *bad[2] = {backwards, past_end};
+        const size_t bad_len[2] = {2, 1};
+        for (size_t k = 0; k < 2; k++) {
+            CHECK_STATUS(v4a_unified_diff(src.ptr, src.len, txt.ptr, txt.len, NULL, 0, NULL, 0,
+                                          bad[k], bad_len[k], 1, &parts),
+                         V4A_STATUS_INVALID_ARGUMENT);
+            const v4a_error *e = parts ? v4a_text_error(parts) : NULL;
+            CHECK(e != NULL && strstr((const char *)e->message.ptr, "change ") != NULL);
+            v4a_text_free(parts);
+        }
     }
     v4a_text_free(unified);
     v4a_result_free(r);
