@@ -73,7 +73,7 @@ step "C ABI: cmake configure and build (cargo release builds of libv4a and its t
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build --parallel "$(nproc)"
 
-step "C ABI: ctest (C API, every vector through C, 100 MB, threads, ASan+UBSan, valgrind, header, install)"
+step "C ABI: ctest (C API, every vector through C, 100 MB, threads, soak (native, ASan+UBSan, helgrind, DRD), leak check, ASan+UBSan, valgrind, header, install)"
 # `cargo test` is registered too (label rust); it ran above, so it is not run twice here.
 (cd build && ctest --output-on-failure --parallel "$(nproc)" --label-exclude rust)
 
