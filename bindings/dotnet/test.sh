@@ -8,7 +8,8 @@
 #      run of the benchmark, then the tests, which end with "N passed, N failed".
 #
 # Usage: bash bindings/dotnet/test.sh [--bench] [TEST_NAME_SUBSTRING...]
-#   --bench   run the full benchmark (W1, W2: C# call vs the native call) instead of the smoke run
+#   --bench   run the full benchmark (W1, W2: C# call vs the native call and vs v4a::apply in Rust,
+#             whose helper it builds) instead of the smoke run
 # With the .NET SDK instead: dotnet test bindings/dotnet/tests (see the README).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -76,8 +77,19 @@ fi
 echo "the sample's output is as expected"
 
 if [ "$bench" = full ]; then
-  step "benchmark: the C# call against the native call (W1, W2)"
-  mono "$out/V4A.Bench.exe"
+  if [ -z "${V4A_RUST_BASELINE:-}" ]; then
+    step "benchmark: the Rust baseline (bindings/go/testdata/rustbaseline, shared with the Go benchmark)"
+    # The helper resolves its dependencies exactly as the library does: start from its lock file.
+    cp "$root/Cargo.lock" "$root/bindings/go/testdata/rustbaseline/Cargo.lock"
+    cargo build --release --manifest-path "$root/bindings/go/testdata/rustbaseline/Cargo.toml" \
+      --target-dir "$root/target/go-rust-baseline"
+    export V4A_RUST_BASELINE="$root/target/go-rust-baseline/release/v4a-go-rust-baseline"
+  fi
+  step "benchmark: the C# call against the native call and v4a::apply in Rust (W1, W2)"
+  # As in the Go benchmark: glibc keeps the freed top of its heap (for Mono's process and the
+  # Rust helper alike), so that the native allocations cost the same in every variant.
+  GLIBC_TUNABLES=glibc.malloc.trim_threshold=4294967295:glibc.malloc.mmap_threshold=33554432 \
+    mono "$out/V4A.Bench.exe"
 else
   step "benchmark smoke run (no timing assertions; --bench for the real run)"
   mono "$out/V4A.Bench.exe" --smoke

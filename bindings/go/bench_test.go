@@ -1,25 +1,29 @@
 package v4a
 
 // Benchmarks: Apply on a 1,000-line and a 100,000-line file (workloads W1 and W2 of
-// benches/support/workloads.rs, ported byte for byte), next to two baselines measured in the
+// benches/support/workloads.rs, ported byte for byte), next to baselines measured in the
 // same run:
 //
 //   - cgo:  v4a_apply + v4a_result_free called through cgo, copying nothing into Go: the
 //     cost of the C ABI alone.
 //   - rust: v4a::apply from Rust, in a helper process (testdata/rustbaseline, built by
-//     test.sh and named by V4A_RUST_BASELINE); skipped when the variable is unset.
+//     test.sh and named by V4A_RUST_BASELINE); skipped when the variable is unset. The same
+//     work as Apply with nil options: the same defaults (no structured diff, no refinement;
+//     the unified diff is only rendered by Result.UnifiedDiff), the same Applied result.
 //
-// BenchmarkApply gives each variant the usual ns/op. BenchmarkOverhead alternates the three
-// variants in rounds (so that a noisy machine slows them alike) and reports medians of the
-// wall-clock time and of the CPU time (getrusage: every thread of the process, so the Go
-// garbage collector's work counts against the Go call), and the ratios go/rust (what the
-// README's performance table shows) and go/cgo. On a shared machine the CPU time is the
-// steadier measure: it leaves out the time the process waited for a CPU. test.sh runs it
-// with glibc's trim threshold raised (GLIBC_TUNABLES), since otherwise the time of every
-// variant depends on the allocator's history (whether the freed top of the heap goes back
-// to the kernel between calls).
+// BenchmarkApply gives each variant the usual ns/op. BenchmarkOverhead alternates them in
+// rounds (so that a noisy machine slows them alike), with two more that split the Go call's
+// extra cost (see its comment), and reports medians of the wall-clock time and of the CPU
+// time (getrusage: every thread of the process, so the Go garbage collector's work counts
+// against the Go call), the page faults and collections per call, and the ratios go/rust
+// (what the README's performance table shows) and go/cgo. On a shared machine the CPU time
+// is the steadier measure: it leaves out the time the process waited for a CPU. test.sh
+// runs it with glibc's trim threshold raised (GLIBC_TUNABLES), since otherwise the time of
+// every variant depends on the allocator's history (whether the freed top of the heap goes
+// back to the kernel between calls).
 //
 //	V4A_RUST_BASELINE=... go test -run '^$' -bench Overhead -benchtime 1x
+//	V4A_BENCH_LIVE_HEAP_MB=64 ...   the same with 64 MB of live Go memory held meanwhile
 
 import (
 	"bufio"
@@ -28,7 +32,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/metrics"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -221,24 +227,74 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-// timing collects per-operation wall-clock and CPU times over rounds.
-type timing struct{ wall, cpu []float64 }
+// timing collects per-operation wall-clock and CPU times over rounds, and counts the
+// operations, page faults and garbage collections.
+type timing struct {
+	wall, cpu           []float64
+	ops, faults, cycles int64
+}
+
+// perOp is the page faults and the collections per operation, over every round.
+func (t *timing) perOp() (faults, collections float64) {
+	if t.ops == 0 {
+		return 0, 0
+	}
+	return float64(t.faults) / float64(t.ops), float64(t.cycles) / float64(t.ops)
+}
 
 func (t *timing) add(n int, wall, cpu time.Duration) {
 	t.wall = append(t.wall, float64(wall.Nanoseconds())/float64(n))
 	t.cpu = append(t.cpu, float64(cpu.Nanoseconds())/float64(n))
 }
 
-// measure runs f(n) and records its times.
+// measure runs f(n) and records its times, page faults and garbage collections.
 func (t *timing) measure(n int, f func()) {
+	g, p := gcCycles(), processFaults()
 	c, w := processCPU(), time.Now()
 	f()
 	t.add(n, time.Since(w), processCPU()-c)
+	t.ops += int64(n)
+	t.faults += processFaults() - p
+	t.cycles += int64(gcCycles() - g)
 }
 
-// BenchmarkOverhead measures the three variants in alternating rounds and reports medians
-// and ratios. It runs for at least 2 s per workload whatever b.N is (use -benchtime 1x).
+// gcCycles is the number of garbage collections the Go runtime has completed.
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+// liveHeap holds V4A_BENCH_LIVE_HEAP_MB megabytes of live Go memory during
+// BenchmarkOverhead, as a program that holds data of its own would: the collector then
+// runs less often for the same allocations, and freed blocks are reused rather than given
+// back to the kernel. Unset (the default): the test binary's own heap, a few megabytes.
+var liveHeap []byte
+
+// BenchmarkOverhead measures five variants in alternating rounds and reports medians and
+// ratios. It runs for at least 2 s per workload whatever b.N is (use -benchtime 1x).
+//
+//   - go: Apply.
+//   - cgo: v4a_apply + v4a_result_free through cgo, reading nothing.
+//   - copy: Apply without the Go heap: every view read as Apply reads them, the new text
+//     copied into a reused Go buffer, the result freed. copy - cgo is what reading and
+//     moving the bytes costs.
+//   - alloc: a Go string of the new text's size made from bytes, alone: what the Go heap
+//     charges for the block Result.Text needs (allocating it, the page faults when the
+//     runtime had given the memory back to the kernel, the collections that the garbage
+//     brings). go - copy is about this.
+//   - rust: v4a::apply in the helper process.
 func BenchmarkOverhead(b *testing.B) {
+	if mb, err := strconv.Atoi(os.Getenv("V4A_BENCH_LIVE_HEAP_MB")); err == nil && mb > 0 {
+		liveHeap = make([]byte, mb<<20)
+		for i := 0; i < len(liveHeap); i += 4096 {
+			liveHeap[i] = 1
+		}
+		defer func() { liveHeap = nil }()
+	}
 	for _, w := range benchWorkloads() {
 		w := w
 		b.Run(w.name, func(b *testing.B) {
@@ -248,17 +304,24 @@ func BenchmarkOverhead(b *testing.B) {
 			applyGo(b, w, 3)
 			per := time.Since(start) / 3
 			n := max(1, int(25*time.Millisecond/max(per, time.Microsecond)))
-			// The Go heap's share: allocating and filling a string of the new text's size.
 			r, err := Apply(w.source, w.diff, ModeUpdate, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
 			text := []byte(r.Text)
-			var goT, cgoT, allocT, rustT timing
+			buf := make([]byte, len(text))
+			var goT, cgoT, copyT, allocT, rustT timing
 			began := time.Now()
 			for round := 0; round < 15 || time.Since(began) < 2*time.Second; round++ {
 				goT.measure(n, func() { applyGo(b, w, n) })
 				cgoT.measure(n, func() { applyCgo(b, w, n) })
+				copyT.measure(n, func() {
+					for i := 0; i < n; i++ {
+						if m, c := nativeApplyCopyText(w.source, w.diff, buf); c != CodeOK || m != len(text) {
+							b.Fatal(c, m)
+						}
+					}
+				})
 				allocT.measure(n, func() {
 					for i := 0; i < n; i++ {
 						benchSink = string(text)
@@ -277,9 +340,20 @@ func BenchmarkOverhead(b *testing.B) {
 			}
 			a, ac := median(allocT.wall), median(allocT.cpu)
 			b.ReportMetric(a, "text-alloc-ns/op")
-			summary := fmt.Sprintf("%s: %d rounds of %d; wall go %.1f µs, cgo %.1f µs (go/cgo %.3f); cpu go %.1f µs, cgo %.1f µs (go/cgo %.3f); "+
-				"allocating the %d-byte text as a Go string: wall %.1f µs, cpu %.1f µs",
-				w.name, len(goT.wall), n, g/1e3, c/1e3, g/c, gc/1e3, cc/1e3, gc/cc, len(text), a/1e3, ac/1e3)
+			y, yc := median(copyT.wall), median(copyT.cpu)
+			b.ReportMetric(y, "copy-ns/op")
+			heap := "the test binary's heap"
+			if liveHeap != nil {
+				heap = fmt.Sprintf("%d MB live heap", len(liveHeap)>>20)
+			}
+			gf, gg := goT.perOp()
+			af, ag := allocT.perOp()
+			summary := fmt.Sprintf("%s (%s): %d rounds of %d; wall go %.1f µs, cgo %.1f µs (go/cgo %.3f), copy %.1f µs; "+
+				"cpu go %.1f µs, cgo %.1f µs (go/cgo %.3f), copy %.1f µs; "+
+				"the %d-byte text as a new Go string alone: wall %.1f µs, cpu %.1f µs; "+
+				"per op: go %.2f page faults, %.4f collections; alloc %.2f page faults, %.4f collections",
+				w.name, heap, len(goT.wall), n, g/1e3, c/1e3, g/c, y/1e3, gc/1e3, cc/1e3, gc/cc, yc/1e3,
+				len(text), a/1e3, ac/1e3, gf, gg, af, ag)
 			if rb != nil {
 				r, rc := median(rustT.wall), median(rustT.cpu)
 				b.ReportMetric(g/r, "go/rust")
@@ -287,9 +361,10 @@ func BenchmarkOverhead(b *testing.B) {
 				if gc > 0 && rc > 0 {
 					b.ReportMetric(gc/rc, "go/rust-cpu")
 					b.ReportMetric(cc/rc, "cgo/rust-cpu")
+					b.ReportMetric(yc/rc, "copy/rust-cpu")
 				}
-				summary += fmt.Sprintf("; rust (%s) wall %.1f µs, cpu %.1f µs: go/rust wall %.3f, cpu %.3f; cgo/rust wall %.3f, cpu %.3f",
-					rb.workload, r/1e3, rc/1e3, g/r, gc/rc, c/r, cc/rc)
+				summary += fmt.Sprintf("; rust (%s) wall %.1f µs, cpu %.1f µs: go/rust wall %.3f, cpu %.3f; cgo/rust wall %.3f, cpu %.3f; copy/rust cpu %.3f",
+					rb.workload, r/1e3, rc/1e3, g/r, gc/rc, c/r, cc/rc, yc/rc)
 			} else {
 				summary += " (set V4A_RUST_BASELINE for the Rust baseline)"
 			}

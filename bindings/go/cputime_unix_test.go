@@ -16,3 +16,13 @@ func processCPU() time.Duration {
 	}
 	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
 }
+
+// processFaults is the number of page faults of the process so far (minor and major): a
+// block of memory the process had given back to the kernel faults again when reused.
+func processFaults() int64 {
+	var r syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &r) != nil {
+		return 0
+	}
+	return int64(r.Minflt + r.Majflt)
+}

@@ -137,4 +137,6 @@ go test -count=1 -run '^$' -bench 'Apply|Overhead' -benchtime 1x . >/dev/null # 
 go test -count=1 -run '^$' -bench Overhead -benchtime 1x -v . | grep -E 'rounds|^Benchmark|^ok'
 echo "ratios: go/rust = the Go call against v4a::apply in Rust; go/cgo = against v4a_apply called"
 echo "through cgo copying nothing (what the binding adds: conversions, copying the results into Go"
-echo "memory); -cpu = CPU time (getrusage), steadier than wall-clock time on a shared machine."
+echo "memory); copy = the Go call with the new text copied into a reused buffer instead of a new Go"
+echo "string (so go - copy is what the Go heap charges for that string: allocation, page faults,"
+echo "collections); -cpu = CPU time (getrusage), steadier than wall-clock time on a shared machine."

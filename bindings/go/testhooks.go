@@ -116,6 +116,23 @@ func nativeApplyOnly(source, diff string) Code {
 	return Code(s)
 }
 
+// nativeApplyCopyText is Apply without the Go heap: it applies with the default options,
+// reads every view as Apply does, copies the new text into buf (a buffer the caller reuses,
+// at least as long as the text) and frees the result. It returns the text's length. The
+// benchmark's measure of moving the bytes, apart from allocating them.
+func nativeApplyCopyText(source, diff string, buf []byte) (int, Code) {
+	sp, sl := strIn(source)
+	dp, dl := strIn(diff)
+	var h *C.v4a_result
+	var v C.v4a_go_views
+	status := C.v4a_go_apply(sp, sl, dp, dl, C.V4A_MODE_UPDATE, nil, &h, &v)
+	runtime.KeepAlive(sp)
+	runtime.KeepAlive(dp)
+	n := copy(buf, viewSlice((*byte)(unsafe.Pointer(v.text.ptr)), v.text.len))
+	C.v4a_result_free(h)
+	return n, Code(status)
+}
+
 // nativeUnified renders a live result with v4a_result_unified_diff for each context.
 func nativeUnified(r *C.v4a_result, contexts []int) []string {
 	out := make([]string, len(contexts))

@@ -27,14 +27,23 @@ fn range(start: usize, len: usize) -> String {
 }
 
 pub(super) fn render(a: &Applied, context: usize) -> String {
-    debug_assert_eq!(check_changes(&a.source, &a.text, &a.changes), Ok(()));
-    render_parts(
-        &a.source,
-        &a.text,
+    let (old, new) = split(&a.source, &a.text);
+    debug_assert_eq!(check_changes(old.len(), new.len(), &a.changes), Ok(()));
+    render_lines(
+        (&a.source, &old),
+        (&a.text, &new),
         a.path.as_deref(),
         a.destination.as_deref(),
         &a.changes,
         context,
+    )
+}
+
+/// Both texts' lines, the BOM left out.
+fn split<'t>(source: &'t str, text: &'t str) -> (Lines<'t>, Lines<'t>) {
+    (
+        Lines::split(strip_bom(source).1),
+        Lines::split(strip_bom(text).1),
     )
 }
 
@@ -54,10 +63,11 @@ pub fn unified_diff(
     changes: &[Change],
     context: usize,
 ) -> Result<String, Error> {
-    check_changes(source, text, changes)?;
-    Ok(render_parts(
-        source,
-        text,
+    let (old, new) = split(source, text);
+    check_changes(old.len(), new.len(), changes)?;
+    Ok(render_lines(
+        (source, &old),
+        (text, &new),
         path,
         destination,
         changes,
@@ -65,13 +75,9 @@ pub fn unified_diff(
     ))
 }
 
-/// Checks that `changes` is an edit script of `source` → `text` as far as lines go: ranges
-/// inside the texts, in order and not overlapping.
-fn check_changes(source: &str, text: &str, changes: &[Change]) -> Result<(), Error> {
-    let (old_len, new_len) = (
-        Lines::split(strip_bom(source).1).len(),
-        Lines::split(strip_bom(text).1).len(),
-    );
+/// Checks that `changes` is an edit script of a text of `old_len` lines into one of `new_len`
+/// lines: ranges inside the texts, in order and not overlapping.
+fn check_changes(old_len: usize, new_len: usize, changes: &[Change]) -> Result<(), Error> {
     // An empty last line without a final newline (`"a\n"` after adding `""` at the end, or
     // `"a\n\nb"` with `b` deleted) is counted by the edit script but is not a line of the
     // text: ranges may reach one line past the end, and rendering clamps them.
@@ -120,9 +126,10 @@ fn check_changes(source: &str, text: &str, changes: &[Change]) -> Result<(), Err
     Ok(())
 }
 
-fn render_parts(
-    source: &str,
-    text: &str,
+/// Renders the diff of `source` (split into `old`) to `text` (split into `new`).
+fn render_lines(
+    (source, old): (&str, &Lines<'_>),
+    (text, new): (&str, &Lines<'_>),
     path: Option<&str>,
     destination: Option<&str>,
     changes: &[Change],
@@ -133,10 +140,6 @@ fn render_parts(
         // A hunk that replaces lines with the same lines changes nothing: no diff to show.
         return out;
     }
-    let (old, new) = (
-        Lines::split(strip_bom(source).1),
-        Lines::split(strip_bom(text).1),
-    );
     let changes: Vec<Change> = changes
         .iter()
         .map(|c| Change {
@@ -199,19 +202,19 @@ fn render_parts(
         let mut o = o_start;
         for ch in &changes[i..=j] {
             while o < ch.old.start {
-                push_line(&mut out, ' ', &old, o);
+                push_line(&mut out, ' ', old, o);
                 o += 1;
             }
             for k in ch.old.clone() {
-                push_line(&mut out, '-', &old, k);
+                push_line(&mut out, '-', old, k);
             }
             for k in ch.new.clone() {
-                push_line(&mut out, '+', &new, k);
+                push_line(&mut out, '+', new, k);
             }
             o = ch.old.end;
         }
         while o < o_end {
-            push_line(&mut out, ' ', &old, o);
+            push_line(&mut out, ' ', old, o);
             o += 1;
         }
         i = j + 1;

@@ -57,7 +57,7 @@ namespace V4A
         /// <summary>Upper bound on search work per file, in line comparisons (<see cref="V4AStatus.SearchBudget"/> above it). Must be greater than 0. Default 200,000,000.</summary>
         public long SearchBudget { get; set; }
 
-        /// <summary>Render <see cref="ApplyResult.UnifiedDiff"/> (default <c>true</c>; it costs time proportional to the change, not to the file). When <c>false</c>, the property is <c>null</c>.</summary>
+        /// <summary>Whether <see cref="ApplyResult.UnifiedDiff"/> holds the change as a unified diff (default <c>true</c>). It is rendered on first access, so an apply whose diff is never read does not pay for it. When <c>false</c>, the property is <c>null</c> (<see cref="ApplyResult.GetUnifiedDiff"/> still renders one).</summary>
         public bool UnifiedDiff { get; set; }
 
         /// <summary>Context lines of <see cref="ApplyResult.UnifiedDiff"/>. Default 3.</summary>

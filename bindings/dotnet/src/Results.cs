@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Collections.ObjectModel;
 using System.Text;
+using System.Threading;
 
 namespace V4A
 {
@@ -45,8 +46,89 @@ namespace V4A
         /// The change as a unified diff (<c>---</c>/<c>+++</c>/<c>@@ -a,b +c,d @@</c>) with
         /// <see cref="ApplyOptions.UnifiedDiffContext"/> lines of context, for logs and review;
         /// empty when nothing changed, <c>null</c> when <see cref="ApplyOptions.UnifiedDiff"/> is off.
+        /// Rendered on first access (by <see cref="GetUnifiedDiff"/>) and kept, so an apply whose
+        /// diff is never read does not pay for it.
         /// </summary>
-        public string UnifiedDiff { get; private set; }
+        /// <exception cref="V4AException">Only if the native library fails (an internal error).</exception>
+        public string UnifiedDiff
+        {
+            get
+            {
+                if (unifiedDiffContext < 0) return null;
+                string diff = Volatile.Read(ref unifiedDiff);
+                if (diff == null)
+                {
+                    // Threads that race here render the same text; any of them may be kept.
+                    diff = GetUnifiedDiff(unifiedDiffContext);
+                    Volatile.Write(ref unifiedDiff, diff);
+                }
+                return diff;
+            }
+        }
+
+        /// <summary><see cref="ApplyOptions.UnifiedDiffContext"/>, or -1 when <see cref="ApplyOptions.UnifiedDiff"/> was off.</summary>
+        private int unifiedDiffContext;
+
+        private string unifiedDiff;
+
+        /// <summary>
+        /// Renders the change as a unified diff with <paramref name="context"/> lines of context
+        /// (whatever the options of the apply said); empty when nothing changed. The library
+        /// renders it (<c>v4a_unified_diff</c>) from <see cref="Source"/>, <see cref="Text"/>,
+        /// <see cref="Path"/>, <see cref="Destination"/> and <see cref="Changes"/>: the same text
+        /// as its rendering of the live result. Each call encodes the two texts to UTF-8 again and
+        /// the library splits both into lines, so it costs time proportional to the file.
+        /// </summary>
+        /// <exception cref="V4AInvalidArgumentException"><paramref name="context"/> is negative.</exception>
+        public unsafe string GetUnifiedDiff(int context)
+        {
+            if (context < 0)
+                throw V4AError.Argument("the unified diff's context must be at least 0, not " + context + ".").ToException();
+            if (!Changed) return string.Empty; // what the library renders for an unchanged text
+            V4APatch.EnsureLibrary();
+            var changes = new V4AChangeNative[Changes.Count];
+            for (int i = 0; i < changes.Length; i++)
+            {
+                Change c = Changes[i];
+                changes[i] = new V4AChangeNative
+                {
+                    OldStart = (uint)c.OldStart,
+                    OldLen = (uint)c.OldLength,
+                    NewStart = (uint)c.NewStart,
+                    NewLen = (uint)c.NewLength,
+                    Hunk = (uint)c.Hunk,
+                };
+            }
+            byte[] source = null, text = null;
+            int sourceLength, textLength;
+            try
+            {
+                // Both texts came from the library (or were encoded for it): valid UTF-16.
+                V4APatch.ThrowIf(Utf8.EncodeRented(Source, "the source", out source, out sourceLength));
+                V4APatch.ThrowIf(Utf8.EncodeRented(Text, "the text", out text, out textLength));
+                byte[] path = V4APatch.Encode(Path, "the path"), destination = V4APatch.Encode(Destination, "the destination");
+                IntPtr rendered = IntPtr.Zero;
+                uint status;
+                fixed (byte* ps = source)
+                fixed (byte* pt = text)
+                fixed (byte* pp = path)
+                fixed (byte* pd = destination)
+                fixed (V4AChangeNative* pc = changes)
+                {
+                    status = Native.v4a_unified_diff(
+                        sourceLength == 0 ? null : ps, (UIntPtr)sourceLength,
+                        textLength == 0 ? null : pt, (UIntPtr)textLength,
+                        pp, (UIntPtr)path.Length, pd, (UIntPtr)destination.Length,
+                        pc, (UIntPtr)changes.Length, (uint)context, &rendered);
+                }
+                return V4APatch.TakeText(status, rendered);
+            }
+            finally
+            {
+                Utf8.Return(text);
+                Utf8.Return(source);
+            }
+        }
 
         /// <summary>Whether the new text differs from the source (compares the two strings).</summary>
         public bool Changed { get { return !string.Equals(Text, Source, StringComparison.Ordinal); } }
@@ -78,25 +160,7 @@ namespace V4A
             a.Hunks = ReadHunks(Native.v4a_result_hunks(r));
             a.Lines = ReadLines(Native.v4a_result_diff(r), Native.v4a_result_segments(r));
             a.Changes = ReadChanges(Native.v4a_result_changes(r));
-            if (options.UnifiedDiff)
-            {
-                IntPtr text = IntPtr.Zero;
-                try
-                {
-                    uint status = Native.v4a_result_unified_diff(r, (uint)options.UnifiedDiffContext, &text);
-                    if (status != 0)
-                    {
-                        return text == IntPtr.Zero
-                            ? V4AError.InternalNoHandle()
-                            : V4AError.FromNative(Native.v4a_text_error(text), status);
-                    }
-                    a.UnifiedDiff = Utf8.Decode(Native.v4a_text_bytes(text));
-                }
-                finally
-                {
-                    Native.v4a_text_free(text);
-                }
-            }
+            a.unifiedDiffContext = options.UnifiedDiff ? options.UnifiedDiffContext : -1; // rendered on first use
             result = a;
             return null;
         }

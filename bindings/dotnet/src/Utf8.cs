@@ -36,9 +36,9 @@ namespace V4A
         }
 
         /// <summary>
-        /// Encodes <paramref name="s"/> into a buffer reused across calls (one, process-wide, up to
-        /// <see cref="KeepLimit"/> bytes): no large array is allocated and zeroed per call. Give it
-        /// back with <see cref="Return"/> after the native call. <paramref name="length"/> is the
+        /// Encodes <paramref name="s"/> into a buffer reused across calls (two, process-wide, up to
+        /// <see cref="KeepLimit"/> bytes each): no large array is allocated and zeroed per call. Give
+        /// it back with <see cref="Return"/> after the native call. <paramref name="length"/> is the
         /// number of bytes written.
         /// </summary>
         internal static V4AError EncodeRented(string s, string what, out byte[] buffer, out int length)
@@ -54,7 +54,7 @@ namespace V4A
                 length = buffer.Length;
                 return error;
             }
-            buffer = Interlocked.Exchange(ref cached, null);
+            buffer = Interlocked.Exchange(ref cached, null) ?? Interlocked.Exchange(ref cachedSecond, null);
             if (buffer == null || buffer.Length < need) buffer = new byte[Math.Max(need, 4096)];
             try
             {
@@ -70,13 +70,15 @@ namespace V4A
         /// <summary>Gives a buffer from <see cref="EncodeRented"/> back for the next call.</summary>
         internal static void Return(byte[] buffer)
         {
-            if (buffer != null && buffer.Length <= KeepLimit) Volatile.Write(ref cached, buffer);
+            if (buffer == null || buffer.Length > KeepLimit) return;
+            if (Interlocked.CompareExchange(ref cached, buffer, null) != null) Volatile.Write(ref cachedSecond, buffer);
         }
 
         /// <summary>The largest encode buffer kept between calls.</summary>
         private const int KeepLimit = 16 << 20;
 
-        private static byte[] cached;
+        /// <summary>The buffers kept: an apply rents one, <see cref="ApplyResult.GetUnifiedDiff"/> two.</summary>
+        private static byte[] cached, cachedSecond;
 
         private static V4AError LoneSurrogate(string what, EncoderFallbackException e)
         {

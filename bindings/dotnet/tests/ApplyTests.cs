@@ -62,6 +62,46 @@ namespace V4A.Tests
         }
 
         [Fact]
+        public void UnifiedDiffIsRenderedOnFirstUseAndKept()
+        {
+            var options = new ApplyOptions { UnifiedDiffContext = 1 };
+            ApplyResult r = V4APatch.Apply(Source, Diff, ApplyMode.Update, options);
+            options.UnifiedDiffContext = 5; // the context of the apply is the one used
+            string first = r.UnifiedDiff;
+            Assert.Equal("--- a\n+++ b\n@@ -3,3 +3,3 @@\n         x = 1\n-        y = 2\n+        y = 3\n         return x + y\n", first);
+            Assert.Same(first, r.UnifiedDiff);
+            Assert.Equal(first, r.GetUnifiedDiff(1));
+            Assert.Equal("--- a\n+++ b\n@@ -4 +4 @@\n-        y = 2\n+        y = 3\n", r.GetUnifiedDiff(0));
+
+            // Off: the property is null, the method still renders.
+            r = V4APatch.Apply(Source, Diff, ApplyMode.Update, new ApplyOptions { UnifiedDiff = false });
+            Assert.Null(r.UnifiedDiff);
+            Assert.Equal(first, r.GetUnifiedDiff(1));
+            Assert.Throws<V4AInvalidArgumentException>(() => r.GetUnifiedDiff(-1));
+
+            // Paths, a move, non-ASCII text and a source given as bytes.
+            string patch = "*** Begin Patch\n*** Update File: src/é.txt\n*** Move to: dst/ü.txt\n@@\n-ä\n+ö 🙂\n*** End Patch\n";
+            r = V4APatch.Apply(Encoding.UTF8.GetBytes("ä\nß\n"), Encoding.UTF8.GetBytes(patch), ApplyMode.Move);
+            Assert.Equal("--- a/src/é.txt\n+++ b/dst/ü.txt\n@@ -1,2 +1,2 @@\n-ä\n+ö 🙂\n ß\n", r.UnifiedDiff);
+
+            // Added and deleted files.
+            Assert.Equal("--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+new\n",
+                V4APatch.Apply("", "*** Begin Patch\n*** Add File: n.txt\n+new\n*** End Patch\n", ApplyMode.Create).UnifiedDiff);
+            Assert.Equal("--- a\n+++ b\n@@ -1 +0,0 @@\n-old\n", // the delete mode reports no path
+                V4APatch.Apply("old\n", "*** Begin Patch\n*** Delete File: o.txt\n*** End Patch\n", ApplyMode.Delete).UnifiedDiff);
+        }
+
+        [Fact]
+        public void UnifiedDiffReadFromManyThreadsIsTheSame()
+        {
+            ApplyResult r = V4APatch.Apply(Source, Diff, ApplyMode.Update);
+            string[] seen = new string[16];
+            System.Threading.Tasks.Parallel.For(0, seen.Length, i => { seen[i] = r.UnifiedDiff; });
+            Assert.All(seen, d => Assert.Equal(V4APatch.Apply(Source, Diff, ApplyMode.Update).GetUnifiedDiff(3), d));
+            Assert.Same(r.UnifiedDiff, r.UnifiedDiff);
+        }
+
+        [Fact]
         public void StructuredDiffWithChangesOnly()
         {
             var options = new ApplyOptions { Diff = DiffStyle.Changes, DiffContext = 1 };

@@ -12,7 +12,8 @@ namespace V4A.Tests
     /// the Rust runner (tests/vectors.rs; format in tests/vectors/README.md): `mode` cases through
     /// the single-file byte[] API with the mode given by name, the others through Patch.Parse and
     /// Patch.Apply over the files of before/; `options`, `expect` and `error` checks; the whole
-    /// after-state compared byte for byte.
+    /// after-state compared byte for byte; and every file result's unified diff (rendered from
+    /// the copied parts) compared with the library's rendering of the live native result.
     /// </summary>
     public class VectorTests
     {
@@ -77,7 +78,12 @@ namespace V4A.Tests
         {
             public SortedDictionary<string, byte[]> Files = new SortedDictionary<string, byte[]>(StringComparer.Ordinal);
             public List<KeyValuePair<string[], ApplyResult>> Applied = new List<KeyValuePair<string[], ApplyResult>>();
+            /// <summary>Every file result (added, deleted and moved files too), in patch order.</summary>
+            public List<ApplyResult> All = new List<ApplyResult>();
         }
+
+        /// <summary>The contexts of the unified diff cross-check.</summary>
+        private static readonly int[] UnifiedContexts = { 0, 1, 3, 5 };
 
         private sealed class Case
         {
@@ -289,6 +295,7 @@ namespace V4A.Tests
                 byte[] text = result.GetTextBytes();
                 if (text.Length > 0) produced.Files["<text>"] = text;
                 produced.Applied.Add(new KeyValuePair<string[], ApplyResult>(new string[0], result));
+                produced.All.Add(result);
                 return true;
             }
 
@@ -325,6 +332,7 @@ namespace V4A.Tests
                     foreach (var kv in files) produced.Files[kv.Key] = kv.Value;
                     foreach (FileResult f in result.Files)
                     {
+                        produced.All.Add(f.Result);
                         if (f.Kind != OperationKind.Update) continue;
                         var keys = f.MoveTo != null ? new[] { f.Path, f.MoveTo } : new[] { f.Path };
                         produced.Applied.Add(new KeyValuePair<string[], ApplyResult>(keys, f.Result));
@@ -385,8 +393,118 @@ namespace V4A.Tests
                         string problem = Check(e, produced);
                         if (problem != null) report.Append("  ").Append(problem).Append('\n');
                     }
+                    foreach (string problem in CrossCheckUnified(produced)) report.Append("  ").Append(problem).Append('\n');
                 }
                 return report.ToString();
+            }
+
+            /// <summary>
+            /// Compares each file result's unified diff (<see cref="ApplyResult.UnifiedDiff"/>, rendered
+            /// on first access, and <see cref="ApplyResult.GetUnifiedDiff"/>) with the library's
+            /// rendering of the same apply's live result (<c>v4a_result_unified_diff</c>).
+            /// </summary>
+            private List<string> CrossCheckUnified(Produced produced)
+            {
+                var problems = new List<string>();
+                List<string[]> native = Mode != null ? NativeSingleUnified() : NativeMultiUnified();
+                if (native.Count != produced.All.Count)
+                {
+                    problems.Add("the native apply gave " + native.Count + " file results, the C# one " + produced.All.Count);
+                    return problems;
+                }
+                for (int i = 0; i < native.Count; i++)
+                {
+                    ApplyResult r = produced.All[i];
+                    for (int k = 0; k < UnifiedContexts.Length; k++)
+                    {
+                        string got = r.GetUnifiedDiff(UnifiedContexts[k]);
+                        if (got != native[i][k])
+                            problems.Add("file " + (i + 1) + ": GetUnifiedDiff(" + UnifiedContexts[k] + ") differs from the library's:\n    library: "
+                                + TestSupport.Show(Encoding.UTF8.GetBytes(native[i][k])) + "\n    c#:      " + TestSupport.Show(Encoding.UTF8.GetBytes(got)));
+                    }
+                    string property = r.UnifiedDiff;
+                    if (property != native[i][Array.IndexOf(UnifiedContexts, Options.UnifiedDiffContext)] || !ReferenceEquals(property, r.UnifiedDiff))
+                        problems.Add("file " + (i + 1) + ": UnifiedDiff differs from GetUnifiedDiff(" + Options.UnifiedDiffContext + ") or is not kept");
+                }
+                return problems;
+            }
+
+            private unsafe List<string[]> NativeSingleUnified()
+            {
+                byte[] source = Before.Count > 0 ? Before.Values.First() : new byte[0];
+                byte[] mode = Encoding.UTF8.GetBytes(Mode);
+                V4AOptionsNative o;
+                if (Options.ToNative(out o) != null) throw new InvalidOperationException("bad options");
+                IntPtr r = IntPtr.Zero;
+                try
+                {
+                    uint status;
+                    fixed (byte* s = source)
+                    fixed (byte* d = Patch)
+                    fixed (byte* m = mode)
+                    {
+                        status = Native.v4a_apply_mode_name(s, (UIntPtr)source.Length, d, (UIntPtr)Patch.Length, m, (UIntPtr)mode.Length, &o, &r);
+                    }
+                    if (status != 0) throw new InvalidOperationException("the native apply failed: " + status);
+                    return new List<string[]> { RenderLive(r) };
+                }
+                finally
+                {
+                    Native.v4a_result_free(r);
+                }
+            }
+
+            private unsafe List<string[]> NativeMultiUnified()
+            {
+                IReadOnlyList<PatchOperation> ops;
+                using (V4A.Patch parsed = V4A.Patch.Parse(Patch)) ops = parsed.Operations;
+                var pins = new List<System.Runtime.InteropServices.GCHandle>();
+                var sources = new V4ASourceNative[ops.Count];
+                IntPtr p = IntPtr.Zero, set = IntPtr.Zero;
+                try
+                {
+                    for (int i = 0; i < ops.Count; i++)
+                    {
+                        byte[] b;
+                        if (ops[i].Kind == OperationKind.Add || !Before.TryGetValue(ops[i].Path, out b)) continue;
+                        sources[i].Present = 1;
+                        if (b.Length == 0) continue;
+                        var pin = System.Runtime.InteropServices.GCHandle.Alloc(b, System.Runtime.InteropServices.GCHandleType.Pinned);
+                        pins.Add(pin);
+                        sources[i].Ptr = (byte*)pin.AddrOfPinnedObject();
+                        sources[i].Len = (UIntPtr)b.Length;
+                    }
+                    V4AOptionsNative o;
+                    if (Options.ToNative(out o) != null) throw new InvalidOperationException("bad options");
+                    uint status;
+                    fixed (byte* d = Patch) status = Native.v4a_patch_parse(d, (UIntPtr)Patch.Length, &p);
+                    if (status != 0) throw new InvalidOperationException("the native parse failed: " + status);
+                    fixed (V4ASourceNative* s = sources) status = Native.v4a_patch_apply(p, s, (UIntPtr)sources.Length, &o, &set);
+                    if (status != 0) throw new InvalidOperationException("the native apply failed: " + status);
+                    V4AFileResults files = Native.v4a_result_set_files(set);
+                    var all = new List<string[]>();
+                    for (int i = 0; i < (int)files.Len.ToUInt64(); i++) all.Add(RenderLive(files.Ptr[i].Result));
+                    return all;
+                }
+                finally
+                {
+                    Native.v4a_result_set_free(set);
+                    Native.v4a_patch_free(p);
+                    foreach (var pin in pins) pin.Free();
+                }
+            }
+
+            /// <summary>v4a_result_unified_diff of a live result, for each of <see cref="UnifiedContexts"/>.</summary>
+            private static unsafe string[] RenderLive(IntPtr result)
+            {
+                var out_ = new string[UnifiedContexts.Length];
+                for (int k = 0; k < out_.Length; k++)
+                {
+                    IntPtr t = IntPtr.Zero;
+                    uint status = Native.v4a_result_unified_diff(result, (uint)UnifiedContexts[k], &t);
+                    out_[k] = V4APatch.TakeText(status, t);
+                }
+                return out_;
             }
 
             private static string Describe(V4AError e)
