@@ -122,40 +122,61 @@ struct Shape {
 /// file when a hunk is searched at a loose level, so it replaces three `memchr` searches and an
 /// ASCII check, whose set-up costs dominate on lines of typical length.
 fn scan(t: &str) -> Shape {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    const LOW7: u64 = u64::from_ne_bytes([0x7F; 8]);
-    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
     let b = t.as_bytes();
-    let (mut high, mut control, mut double) = (0u64, 0u64, false);
-    // Whether the last byte of the previous word was a space.
-    let mut carry = false;
-    let mut word = |w: u64| {
-        high |= w & HIGH;
-        // Some byte below 0x0E (tab, vertical tab, form feed, CR, LF, and other controls).
-        control |= w.wrapping_sub(ONES * 0x0E) & !w & HIGH;
-        // The high bit of every space byte, exactly.
-        let z = w ^ SPACES;
-        let spaces = !(((z & LOW7).wrapping_add(LOW7)) | z) & HIGH;
-        // Little-endian byte order: byte i + 1 sits eight bits above byte i.
-        let spaces = u64::from_le(spaces);
-        double |= spaces & (spaces << 8) != 0 || (carry && spaces & 0x80 != 0);
-        carry = spaces >> 63 != 0;
-    };
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        word(u64::from_ne_bytes(c.try_into().unwrap_or_default()));
+    let load = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default());
+    let mut acc = Words::default();
+    let whole = b.len() / 8 * 8;
+    for at in (0..whole).step_by(8) {
+        acc.word(load(at));
     }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        // Pad with a byte that is neither a space, a control nor non-ASCII.
-        let mut last = [b'x'; 8];
-        last[..rest.len()].copy_from_slice(rest);
-        word(u64::from_ne_bytes(last));
+    if whole < b.len() {
+        if b.len() >= 8 {
+            // The last eight bytes, overlapping the previous word: every pair of adjacent
+            // bytes across the previous word's end lies inside it, so it needs no carry.
+            acc.carry = 0;
+            acc.word(load(b.len() - 8));
+        } else {
+            // A short line, padded with a byte that is neither a space, a control nor
+            // non-ASCII (built in a register: a copy through memory stalls the load).
+            let w = b.iter().rev().fold(0u64, |w, &c| (w << 8) | u64::from(c));
+            acc.word(w | (u64::from_le_bytes([b'x'; 8]) << (8 * b.len())));
+        }
     }
     Shape {
-        non_ascii: high != 0,
-        needs_collapse: control != 0 || double,
+        non_ascii: acc.high & Words::HIGH != 0,
+        needs_collapse: acc.control & Words::HIGH != 0 || acc.double != 0,
+    }
+}
+
+/// Branch-free accumulators of [`scan`] over little-endian words (byte i + 1 sits eight bits
+/// above byte i).
+#[derive(Default)]
+struct Words {
+    /// Every byte's bits: a high bit means a non-ASCII byte.
+    high: u64,
+    /// A high bit where some byte is below 0x0E (exact as to whether there is one).
+    control: u64,
+    /// A high bit where a space follows a space.
+    double: u64,
+    /// The high bit of byte 0 set when the previous word ended with a space.
+    carry: u64,
+}
+
+impl Words {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    const LOW7: u64 = u64::from_le_bytes([0x7F; 8]);
+    const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+
+    #[inline(always)]
+    fn word(&mut self, w: u64) {
+        self.high |= w;
+        self.control |= w.wrapping_sub(Self::ONES * 0x0E) & !w;
+        // The high bit of every space byte, exactly.
+        let z = w ^ Self::SPACES;
+        let spaces = !(((z & Self::LOW7).wrapping_add(Self::LOW7)) | z) & Self::HIGH;
+        self.double |= spaces & ((spaces << 8) | self.carry);
+        self.carry = spaces >> 56;
     }
 }
 
