@@ -210,6 +210,43 @@ mod tests {
         assert_eq!(parts("\r\r\n"), vec![("", Eol::Cr), ("", Eol::CrLf)]);
     }
 
+    /// The obvious reading, a character at a time.
+    fn naive(t: &str) -> Vec<(&str, Eol)> {
+        let b = t.as_bytes();
+        let (mut out, mut start, mut i) = (Vec::new(), 0, 0);
+        while i < b.len() {
+            let eol = match (b[i], b.get(i + 1)) {
+                (b'\r', Some(b'\n')) => Eol::CrLf,
+                (b'\r', _) => Eol::Cr,
+                (b'\n', _) => Eol::Lf,
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            out.push((&t[start..i], eol));
+            i += eol.len();
+            start = i;
+        }
+        if start < b.len() {
+            out.push((&t[start..], Eol::None));
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn splitting_agrees_with_a_naive_reading(
+            chars in proptest::collection::vec(
+                proptest::sample::select(vec!['a', ' ', '\n', '\r', '\u{e9}', '\u{2028}']),
+                0..70,
+            ),
+        ) {
+            let t: String = chars.into_iter().collect();
+            proptest::prop_assert_eq!(parts(&t), naive(&t));
+        }
+    }
+
     #[test]
     fn slices_and_newline_state() {
         let l = Lines::split("a\r\nb\nc");
