@@ -1,10 +1,12 @@
 /*
  * A minimal test harness for the C tests: CHECK macros that count, report the failing
- * expression with its file and line, and a closing "N passed, N failed" line.
+ * expression with its file and line, and a closing "N passed, N failed" line; and the multi-file
+ * patch test_api and test_leaks share.
  */
 #ifndef V4A_TEST_CHECK_H
 #define V4A_TEST_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +41,7 @@ static inline void check_status_at(v4a_status got, v4a_status want, const char *
 #define CHECK_STATUS(got, want) check_status_at((got), (want), __FILE__, __LINE__, #got)
 
 /* A view holds exactly `len` bytes equal to `want`, followed by a NUL. */
-static inline int view_equals(struct v4a_bytes view, const char *want, size_t len) {
+static inline int view_equals(struct v4a_bytes view, const void *want, size_t len) {
     if (view.ptr == NULL) {
         return 0;
     }
@@ -90,6 +92,38 @@ static inline int view_contains(struct v4a_bytes view, const char *needle) {
 
 /* Bytes of a string literal as a (pointer, length) pair. */
 #define LIT(s) (const uint8_t *)(s), (sizeof(s) - 1)
+
+/* A multi-file patch: an Add, an Update with a move, a Delete and an Update of a path that
+ * escapes the root. */
+#define MULTI_PATCH                     \
+    "*** Begin Patch\n"                 \
+    "*** Add File: docs/new.md\n"       \
+    "+# Title\n"                        \
+    "*** Update File: src/app.py\n"     \
+    "*** Move to: src/main.py\n"        \
+    "@@\n"                              \
+    "-x = 1\n"                          \
+    "+x = 2\n"                          \
+    "*** Delete File: old.txt\n"        \
+    "*** Update File: ../escape.txt\n"  \
+    "@@\n"                              \
+    "-a\n"                              \
+    "+b\n"                              \
+    "*** End Patch\n"
+
+/* The sources of MULTI_PATCH's four operations, in order (absent for the Add). */
+static inline void multi_sources(v4a_source sources[4]) {
+    memset(sources, 0, sizeof(v4a_source) * 4);
+    sources[1].ptr = (const uint8_t *)"x = 1\n";
+    sources[1].len = 6;
+    sources[1].present = 1;
+    sources[2].ptr = (const uint8_t *)"bye\n";
+    sources[2].len = 4;
+    sources[2].present = 1;
+    sources[3].ptr = (const uint8_t *)"a\n";
+    sources[3].len = 2;
+    sources[3].present = 1;
+}
 
 /* Prints the closing line and returns the exit code. */
 static inline int check_report(const char *suite) {

@@ -521,21 +521,6 @@ static void test_invalid_utf8(void) {
 
 /* ---------------------------------------------------------------------------------------- */
 
-static const char MULTI[] = "*** Begin Patch\n"
-                            "*** Add File: docs/new.md\n"
-                            "+# Title\n"
-                            "*** Update File: src/app.py\n"
-                            "*** Move to: src/main.py\n"
-                            "@@\n"
-                            "-x = 1\n"
-                            "+x = 2\n"
-                            "*** Delete File: old.txt\n"
-                            "*** Update File: ../escape.txt\n"
-                            "@@\n"
-                            "-a\n"
-                            "+b\n"
-                            "*** End Patch\n";
-
 static void test_multi_file(void) {
     v4a_patch *p = NULL;
     v4a_ops ops;
@@ -544,7 +529,7 @@ static void test_multi_file(void) {
     v4a_file_results files;
     const v4a_error *e;
 
-    CHECK_STATUS(v4a_patch_parse(LIT(MULTI), &p), V4A_STATUS_OK);
+    CHECK_STATUS(v4a_patch_parse(LIT(MULTI_PATCH), &p), V4A_STATUS_OK);
     CHECK_STATUS(v4a_patch_status(p), V4A_STATUS_OK);
     CHECK(v4a_patch_error(p) == NULL);
     ops = v4a_patch_ops(p);
@@ -570,16 +555,7 @@ static void test_multi_file(void) {
         CHECK(ops.ptr[3].reserved == 0);
     }
 
-    memset(sources, 0, sizeof sources);
-    sources[1].ptr = (const uint8_t *)"x = 1\n";
-    sources[1].len = 6;
-    sources[1].present = 1;
-    sources[2].ptr = (const uint8_t *)"bye\n";
-    sources[2].len = 4;
-    sources[2].present = 1;
-    sources[3].ptr = (const uint8_t *)"a\n";
-    sources[3].len = 2;
-    sources[3].present = 1;
+    multi_sources(sources);
     CHECK_STATUS(v4a_patch_apply(p, sources, 4, NULL, &set), V4A_STATUS_OK);
     CHECK_STATUS(v4a_result_set_status(set), V4A_STATUS_OK);
     CHECK(v4a_result_set_error(set) == NULL);
@@ -952,19 +928,10 @@ static void test_generation_round_trip(void) {
 
     /* a multi-file reverse: Add <-> Delete, moves back, operations in reverse order */
     p = NULL;
-    CHECK_STATUS(v4a_patch_parse(LIT(MULTI), &p), V4A_STATUS_OK);
+    CHECK_STATUS(v4a_patch_parse(LIT(MULTI_PATCH), &p), V4A_STATUS_OK);
     {
         v4a_source s[4];
-        memset(s, 0, sizeof s);
-        s[1].ptr = (const uint8_t *)"x = 1\n";
-        s[1].len = 6;
-        s[1].present = 1;
-        s[2].ptr = (const uint8_t *)"bye\n";
-        s[2].len = 4;
-        s[2].present = 1;
-        s[3].ptr = (const uint8_t *)"a\n";
-        s[3].len = 2;
-        s[3].present = 1;
+        multi_sources(s);
         t = NULL;
         CHECK_STATUS(v4a_patch_reverse(p, s, 4, NULL, &t), V4A_STATUS_OK);
         CHECK_VIEW(v4a_text_bytes(t), "*** Begin Patch\n"

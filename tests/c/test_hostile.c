@@ -7,7 +7,7 @@
  * Usage: test_hostile [SCALE]   sizes are divided by SCALE (default 1: a 1 GB source, ten
  * million lines, a 50 MB line, ...); the sanitizer build runs with a larger SCALE.
  */
-#include <stdarg.h>
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "v4a.h"
+#include "vector_files.h"
 
 static size_t scale = 1;
 
@@ -42,61 +43,25 @@ static size_t peak_rss(void) {
     return kb * 1024;
 }
 
-/* A growable byte buffer; allocation failure ends the test run (it is not what is tested). */
-typedef struct {
-    char *p;
-    size_t len, cap;
-} buf;
-
+/* Makes room for `more` bytes, so that a large input is built without copies. */
 static void reserve(buf *b, size_t more) {
     if (b->len + more + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (b->len + more + 1 > cap) {
-            cap *= 2;
-        }
-        b->p = (char *)realloc(b->p, cap);
-        if (b->p == NULL) {
-            fprintf(stderr, "test_hostile: out of memory building an input\n");
-            exit(2);
-        }
-        b->cap = cap;
-    }
-}
-
-static void put(buf *b, const char *s, size_t n) {
-    reserve(b, n);
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
-
-static void putf(buf *b, const char *fmt, ...) {
-    char tmp[512];
-    va_list ap;
-    int n;
-    va_start(ap, fmt);
-    n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0) {
-        put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+        b->cap = b->len + more + 1;
+        b->ptr = (char *)xrealloc(b->ptr, b->cap);
     }
 }
 
 static void put_repeat(buf *b, const char *s, size_t times) {
-    size_t n = strlen(s), i;
-    reserve(b, n * times);
+    size_t i;
+    reserve(b, strlen(s) * times);
     for (i = 0; i < times; i++) {
-        memcpy(b->p + b->len, s, n);
-        b->len += n;
+        buf_str(b, s);
     }
-    b->p[b->len] = 0;
 }
 
 static void release(buf *b) {
-    free(b->p);
-    b->p = NULL;
+    free(b->ptr);
+    b->ptr = NULL;
     b->len = b->cap = 0;
 }
 
@@ -109,7 +74,7 @@ static v4a_status apply_n(const char *source, size_t source_len, const char *dif
 
 /* Applies the C-string `diff` to the buffer `src`. */
 static v4a_status apply_to(const buf *src, const char *diff, const v4a_options *o, v4a_result **out) {
-    return apply_n(src->p, src->len, diff, strlen(diff), o, out);
+    return apply_n(src->ptr, src->len, diff, strlen(diff), o, out);
 }
 
 static v4a_status apply_s(const char *source, const char *diff, v4a_result **out) {
@@ -143,10 +108,10 @@ static void one_gigabyte_source(void) {
 
     reserve(&src, n + 64);
     while (src.len + line_len < n) {
-        memcpy(src.p + src.len, line, line_len);
+        memcpy(src.ptr + src.len, line, line_len);
         src.len += line_len;
     }
-    puts_(&src, "the one distinct line\n");
+    buf_str(&src, "the one distinct line\n");
     len = src.len;
     t0 = now();
     CHECK_STATUS(apply_to(&src, "@@\n-the one distinct line\n+changed\n", NULL, &r),
@@ -174,7 +139,7 @@ static void ten_million_short_lines(void) {
     double t0;
 
     put_repeat(&src, "x\n", n);
-    puts_(&src, "y\n");
+    buf_str(&src, "y\n");
     t0 = now();
     CHECK_STATUS(apply_to(&src, "@@\n x\n-y\n+z\n", NULL, &r), V4A_STATUS_OK);
     timed("10M short lines", t0, 60);
@@ -191,24 +156,24 @@ static void a_single_fifty_megabyte_line(void) {
     double t0;
 
     put_repeat(&big, "ab", n / 2);
-    puts_(&src, "head\n");
-    put(&src, big.p, big.len);
-    puts_(&src, "\ntail\n");
+    buf_str(&src, "head\n");
+    buf_add(&src, big.ptr, big.len);
+    buf_str(&src, "\ntail\n");
     /* Found: the huge line is context. */
-    puts_(&found, "@@\n-head\n+HEAD\n ");
-    put(&found, big.p, big.len);
-    puts_(&found, "\n");
+    buf_str(&found, "@@\n-head\n+HEAD\n ");
+    buf_add(&found, big.ptr, big.len);
+    buf_str(&found, "\n");
     t0 = now();
-    CHECK_STATUS(apply_n(src.p, src.len, found.p, found.len, NULL, &r), V4A_STATUS_OK);
+    CHECK_STATUS(apply_n(src.ptr, src.len, found.ptr, found.len, NULL, &r), V4A_STATUS_OK);
     timed("50 MB line, found", t0, 60);
     CHECK(v4a_result_text(r).len == n + 11 && starts_with(v4a_result_text(r), "HEAD\nabab"));
     v4a_result_free(r);
     /* Not found: the diagnostic stays bounded on a huge line. */
-    puts_(&missing, "@@\n ");
-    put(&missing, big.p, big.len);
-    puts_(&missing, "x\n-tail\n+TAIL\n");
+    buf_str(&missing, "@@\n ");
+    buf_add(&missing, big.ptr, big.len);
+    buf_str(&missing, "x\n-tail\n+TAIL\n");
     t0 = now();
-    CHECK_STATUS(apply_n(src.p, src.len, missing.p, missing.len, NULL, &r),
+    CHECK_STATUS(apply_n(src.ptr, src.len, missing.ptr, missing.len, NULL, &r),
                  V4A_STATUS_CONTEXT_NOT_FOUND);
     timed("50 MB line, not found", t0, 60);
     e = v4a_result_error(r);
@@ -234,12 +199,12 @@ static void ten_thousand_stacked_anchors(void) {
     int i;
 
     for (i = 0; i < 10000; i++) {
-        putf(&src, "%*slevel %d\n", i % 64, "", i);
-        putf(&diff, "@@ level %d\n", i);
+        buf_printf(&src, "%*slevel %d\n", i % 64, "", i);
+        buf_printf(&diff, "@@ level %d\n", i);
     }
-    puts_(&diff, "+inserted\n");
+    buf_str(&diff, "+inserted\n");
     t0 = now();
-    st = apply_n(src.p, src.len, diff.p, diff.len, NULL, &r);
+    st = apply_n(src.ptr, src.len, diff.ptr, diff.len, NULL, &r);
     timed("10,000 stacked anchors", t0, 30);
     /* Placed after the innermost anchor, or a clear error; never a hang. */
     CHECK(st == V4A_STATUS_OK || st == V4A_STATUS_ANCHOR_NOT_FOUND ||
@@ -262,11 +227,11 @@ static void one_hundred_thousand_hunks(void) {
     size_t i;
 
     for (i = 0; i < n; i++) {
-        putf(&src, "line %zu\n", i);
-        putf(&diff, "@@\n-line %zu\n+LINE %zu\n", i, i);
+        buf_printf(&src, "line %zu\n", i);
+        buf_printf(&diff, "@@\n-line %zu\n+LINE %zu\n", i, i);
     }
     t0 = now();
-    CHECK_STATUS(apply_n(src.p, src.len, diff.p, diff.len, NULL, &r), V4A_STATUS_OK);
+    CHECK_STATUS(apply_n(src.ptr, src.len, diff.ptr, diff.len, NULL, &r), V4A_STATUS_OK);
     timed("100,000 hunks", t0, 60);
     CHECK(starts_with(v4a_result_text(r), "LINE 0\nLINE 1\n"));
     CHECK(v4a_result_hunks(r).len == n);
@@ -301,16 +266,16 @@ static void a_hunk_equal_to_the_whole_file(void) {
     double t0;
     size_t i;
 
-    puts_(&diff, "@@\n");
+    buf_str(&diff, "@@\n");
     for (i = 0; i < n; i++) {
-        putf(&src, "l%zu\n", i);
+        buf_printf(&src, "l%zu\n", i);
         if (i + 1 < n) {
-            putf(&diff, " l%zu\n", i);
+            buf_printf(&diff, " l%zu\n", i);
         }
     }
-    putf(&diff, "-l%zu\n+end\n", n - 1);
+    buf_printf(&diff, "-l%zu\n+end\n", n - 1);
     t0 = now();
-    CHECK_STATUS(apply_n(src.p, src.len, diff.p, diff.len, NULL, &r), V4A_STATUS_OK);
+    CHECK_STATUS(apply_n(src.ptr, src.len, diff.ptr, diff.len, NULL, &r), V4A_STATUS_OK);
     timed("a hunk equal to the whole file", t0, 30);
     CHECK(ends_with(v4a_result_text(r), "\nend\n"));
     v4a_result_free(r);
@@ -469,11 +434,11 @@ static void repetitive_files_where_every_window_is_a_near_match(void) {
 
     /* Every window matches all but the last line of the hunk, at every level. */
     put_repeat(&src, "    a = 1\n", n);
-    puts_(&diff, "@@\n");
+    buf_str(&diff, "@@\n");
     put_repeat(&diff, "  a  =  1\n", 300);
-    puts_(&diff, "-    b = 2\n+    c = 3\n");
+    buf_str(&diff, "-    b = 2\n+    c = 3\n");
     t0 = now();
-    CHECK_STATUS(apply_n(src.p, src.len, diff.p, diff.len, NULL, &r),
+    CHECK_STATUS(apply_n(src.ptr, src.len, diff.ptr, diff.len, NULL, &r),
                  V4A_STATUS_CONTEXT_NOT_FOUND);
     timed("near matches everywhere", t0, 60);
     v4a_result_free(r);

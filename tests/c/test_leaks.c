@@ -271,21 +271,6 @@ static void single_file_failures(void) {
                  V4A_STATUS_NULL_ARGUMENT);
 }
 
-static const char MULTI[] = "*** Begin Patch\n"
-                            "*** Add File: docs/new.md\n"
-                            "+# Title\n"
-                            "*** Update File: src/app.py\n"
-                            "*** Move to: src/main.py\n"
-                            "@@\n"
-                            "-x = 1\n"
-                            "+x = 2\n"
-                            "*** Delete File: old.txt\n"
-                            "*** Update File: ../escape.txt\n"
-                            "@@\n"
-                            "-a\n"
-                            "+b\n"
-                            "*** End Patch\n";
-
 /* A multi-file apply that fails: the set's error and its empty views. */
 static void patch_apply_fails(const v4a_patch *p, const v4a_source *sources, size_t n,
                               const v4a_options *o, v4a_status want) {
@@ -308,7 +293,7 @@ static void multi_file(void) {
     v4a_options o;
     size_t i;
 
-    CHECK_STATUS(v4a_patch_parse(LIT(MULTI), &p), V4A_STATUS_OK);
+    CHECK_STATUS(v4a_patch_parse(LIT(MULTI_PATCH), &p), V4A_STATUS_OK);
     CHECK_STATUS(v4a_patch_status(p), V4A_STATUS_OK);
     CHECK(v4a_patch_error(p) == NULL);
     ops = v4a_patch_ops(p);
@@ -316,16 +301,7 @@ static void multi_file(void) {
     for (i = 0; i < ops.len; i++) {
         CHECK(ops.ptr[i].path.ptr != NULL && ops.ptr[i].reserved == 0);
     }
-    memset(sources, 0, sizeof sources);
-    sources[1].ptr = (const uint8_t *)"x = 1\n";
-    sources[1].len = 6;
-    sources[1].present = 1;
-    sources[2].ptr = (const uint8_t *)"bye\n";
-    sources[2].len = 4;
-    sources[2].present = 1;
-    sources[3].ptr = (const uint8_t *)"a\n";
-    sources[3].len = 2;
-    sources[3].present = 1;
+    multi_sources(sources);
 
     /* success, with a full diff: every file result read */
     v4a_options_init(&o);

@@ -24,313 +24,20 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <dirent.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "v4a.h"
+#include "vector_files.h"
 
 #define SOAK_MAX_VECTOR_BYTES 16384
 #define POOL_SIZE 512
 #define VARIANTS 3
 #define MAX_PRINTED_FAILURES 20
-
-/* ----------------------------------------------------------------------------------------
- * Utilities: growable buffers, files, sorted file maps.
- */
-
-typedef struct {
-    char *ptr;
-    size_t len;
-    size_t cap;
-} buf;
-
-static void *xrealloc(void *p, size_t n) {
-    void *q = realloc(p, n ? n : 1);
-    if (q == NULL) {
-        fprintf(stderr, "test_soak: out of memory\n");
-        exit(2);
-    }
-    return q;
-}
-
-static void buf_add(buf *b, const void *data, size_t n) {
-    if (b->len + n + 1 > b->cap) {
-        b->cap = (b->len + n + 1) * 2;
-        b->ptr = (char *)xrealloc(b->ptr, b->cap);
-    }
-    if (n) {
-        memcpy(b->ptr + b->len, data, n);
-    }
-    b->len += n;
-    b->ptr[b->len] = 0;
-}
-
-static void buf_str(buf *b, const char *s) {
-    buf_add(b, s, strlen(s));
-}
-
-static char *xstrdup(const char *s) {
-    size_t n = strlen(s) + 1;
-    char *p = (char *)xrealloc(NULL, n);
-    memcpy(p, s, n);
-    return p;
-}
-
-static char *path_join(const char *a, const char *b) {
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *p = (char *)xrealloc(NULL, n);
-    snprintf(p, n, "%s/%s", a, b);
-    return p;
-}
-
-static int is_dir(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Reads a whole file into `out` (NUL-terminated); returns 0 when it cannot be read. */
-static int read_file(const char *path, buf *out) {
-    FILE *f = fopen(path, "rb");
-    char chunk[65536];
-    size_t n;
-    out->ptr = NULL;
-    out->len = out->cap = 0;
-    if (f == NULL) {
-        return 0;
-    }
-    buf_add(out, "", 0);
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        buf_add(out, chunk, n);
-    }
-    fclose(f);
-    return 1;
-}
-
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The sorted entry names of a directory; returns the count, -1 when it cannot be read. */
-static int list_dir(const char *dir, char ***names_out) {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char **names = NULL;
-    int n = 0;
-    *names_out = NULL;
-    if (d == NULL) {
-        return -1;
-    }
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            names = (char **)xrealloc(names, sizeof(char *) * (size_t)(n + 1));
-            names[n++] = xstrdup(e->d_name);
-        }
-    }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof(char *), cmp_str);
-    *names_out = names;
-    return n;
-}
-
-static void free_names(char **names, int n) {
-    int i;
-    for (i = 0; i < n; i++) {
-        free(names[i]);
-    }
-    free(names);
-}
-
-typedef struct {
-    char *path;
-    uint8_t *data;
-    size_t len;
-} file_entry;
-
-/* Files by relative path, sorted by path. */
-typedef struct {
-    file_entry *items;
-    size_t len;
-} file_map;
-
-static file_entry *map_get(const file_map *m, const char *path) {
-    size_t i;
-    for (i = 0; i < m->len; i++) {
-        if (strcmp(m->items[i].path, path) == 0) {
-            return &m->items[i];
-        }
-    }
-    return NULL;
-}
-
-static void map_remove(file_map *m, const char *path) {
-    file_entry *e = map_get(m, path);
-    if (e != NULL) {
-        size_t i = (size_t)(e - m->items);
-        free(e->path);
-        free(e->data);
-        memmove(&m->items[i], &m->items[i + 1], (m->len - i - 1) * sizeof(file_entry));
-        m->len--;
-    }
-}
-
-static void map_put(file_map *m, const char *path, const uint8_t *data, size_t len) {
-    size_t i;
-    file_entry e;
-    map_remove(m, path);
-    e.path = xstrdup(path);
-    e.data = (uint8_t *)xrealloc(NULL, len);
-    if (len) {
-        memcpy(e.data, data, len);
-    }
-    e.len = len;
-    for (i = 0; i < m->len && strcmp(m->items[i].path, path) < 0; i++) {
-    }
-    m->items = (file_entry *)xrealloc(m->items, sizeof(file_entry) * (m->len + 1));
-    memmove(&m->items[i + 1], &m->items[i], (m->len - i) * sizeof(file_entry));
-    m->items[i] = e;
-    m->len++;
-}
-
-static void map_copy(file_map *dst, const file_map *src) {
-    size_t i;
-    for (i = 0; i < src->len; i++) {
-        map_put(dst, src->items[i].path, src->items[i].data, src->items[i].len);
-    }
-}
-
-static int map_equal(const file_map *a, const file_map *b) {
-    size_t i;
-    if (a->len != b->len) {
-        return 0;
-    }
-    for (i = 0; i < a->len; i++) {
-        if (strcmp(a->items[i].path, b->items[i].path) != 0 || a->items[i].len != b->items[i].len ||
-            (a->items[i].len && memcmp(a->items[i].data, b->items[i].data, a->items[i].len) != 0)) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-static void map_free(file_map *m) {
-    size_t i;
-    for (i = 0; i < m->len; i++) {
-        free(m->items[i].path);
-        free(m->items[i].data);
-    }
-    free(m->items);
-    m->items = NULL;
-    m->len = 0;
-}
-
-static int read_tree(const char *root, const char *prefix, file_map *out) {
-    char **names;
-    int n = list_dir(root, &names), i, ok = 1;
-    if (n < 0) {
-        return 0;
-    }
-    for (i = 0; i < n && ok; i++) {
-        char *full = path_join(root, names[i]);
-        char *rel = prefix[0] ? path_join(prefix, names[i]) : xstrdup(names[i]);
-        if (is_dir(full)) {
-            ok = read_tree(full, rel, out);
-        } else {
-            buf b;
-            ok = read_file(full, &b);
-            if (ok) {
-                map_put(out, rel, (const uint8_t *)b.ptr, b.len);
-            }
-            free(b.ptr);
-        }
-        free(full);
-        free(rel);
-    }
-    free_names(names, n);
-    return ok;
-}
-
-/* The non-blank lines of a small text file, trimmed, CR removed. */
-typedef struct {
-    char **lines;
-    size_t len;
-} lines_t;
-
-static char *trim(char *s) {
-    char *end;
-    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') {
-        s++;
-    }
-    end = s + strlen(s);
-    while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n')) {
-        *--end = 0;
-    }
-    return s;
-}
-
-static lines_t read_lines(const char *path) {
-    lines_t out = {NULL, 0};
-    buf text;
-    char *line, *save = NULL;
-    if (!read_file(path, &text)) {
-        return out;
-    }
-    for (line = strtok_r(text.ptr, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *t = trim(line);
-        if (t[0]) {
-            out.lines = (char **)xrealloc(out.lines, sizeof(char *) * (out.len + 1));
-            out.lines[out.len++] = xstrdup(t);
-        }
-    }
-    free(text.ptr);
-    return out;
-}
-
-static void lines_free(lines_t *l) {
-    size_t i;
-    for (i = 0; i < l->len; i++) {
-        free(l->lines[i]);
-    }
-    free(l->lines);
-    l->lines = NULL;
-    l->len = 0;
-}
-
-static int parse_u32(const char *s, uint32_t *out) {
-    char *end;
-    unsigned long v;
-    if (*s < '0' || *s > '9') {
-        return 0;
-    }
-    v = strtoul(s, &end, 10);
-    if (*end != 0 || v > UINT32_MAX) {
-        return 0;
-    }
-    *out = (uint32_t)v;
-    return 1;
-}
-
-static int view_is(v4a_bytes v, const uint8_t *p, size_t n) {
-    return v.ptr != NULL && v.len == n && (n == 0 || memcmp(v.ptr, p, n) == 0) && v.ptr[n] == 0;
-}
-
-static int view_contains(v4a_bytes v, const char *needle) {
-    size_t n = strlen(needle), i;
-    if (v.ptr == NULL || n > v.len) {
-        return 0;
-    }
-    for (i = 0; i + n <= v.len; i++) {
-        if (memcmp(v.ptr + i, needle, n) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 static double seconds_now(void) {
     struct timespec ts;
@@ -536,13 +243,10 @@ static const char *const ITEM_NAMES[] = {"result", "result set", "patch", "text"
 
 typedef struct {
     char *name;
-    buf patch;
-    file_map before, after;
-    lines_t error_spec, expect;
-    char *mode; /* NULL: a multi-file case */
+    vector_case c; /* the case folder, read by vector_files.h */
     int mode_known;
     uint32_t mode_value;
-    v4a_options options[VARIANTS];
+    v4a_options options[VARIANTS]; /* the vector's options, then two variants */
     /* multi-file: the patch parsed by main (shared by every thread) and its sources */
     v4a_patch *shared_patch;
     v4a_source *sources;
@@ -565,7 +269,34 @@ static size_t n_vectors;
 static size_t *pool_vectors; /* the indices of the vectors the threads pick from */
 static size_t n_pool_vectors;
 
-static const char *const LEVEL_NAMES[] = {"exact", "trim_end", "trim", "collapse", "fold"};
+static size_t vector_bytes(const vec_t *v) {
+    size_t n = v->c.patch.len, i;
+    for (i = 0; i < v->c.before.len; i++) {
+        n += v->c.before.items[i].len;
+    }
+    return n;
+}
+
+static void free_vector(vec_t *v) {
+    int k;
+    size_t i;
+    free(v->name);
+    vector_free(&v->c);
+    v4a_patch_free(v->shared_patch);
+    free(v->sources);
+    free(v->want_text);
+    for (k = 0; k < VARIANTS; k++) {
+        free(v->ref_apply[k].ptr);
+    }
+    free(v->ref_patch.ptr);
+    free(v->ref_reverse.ptr);
+    free(v->ref_make.ptr);
+    for (i = 0; v->ref_unified != NULL && i < (v->n_want ? v->n_want : 1); i++) {
+        free(v->ref_unified[i].ptr);
+    }
+    free(v->ref_unified);
+}
+
 static const char *const MODE_NAMES[] = {"update", "create", "delete", "move"};
 
 /* A problem found while loading (a bad vector, or a reference that does not match it). */
@@ -577,205 +308,14 @@ static void load_fail(const vec_t *v, const char *what, const char *detail) {
             detail ? detail : "");
 }
 
-static int build_options(vec_t *v, const char *path) {
-    lines_t lines = read_lines(path);
-    v4a_options *o = &v->options[0];
-    size_t i;
-    int ok = 1;
-    v4a_options_init(o);
-    for (i = 0; i < lines.len && ok; i++) {
-        char *eq = strchr(lines.lines[i], '=');
-        char *k, *val;
-        if (eq == NULL) {
-            ok = 0;
-            break;
-        }
-        *eq = 0;
-        k = trim(lines.lines[i]);
-        val = trim(eq + 1);
-        if (strcmp(k, "max_level") == 0) {
-            uint32_t l;
-            for (l = 0; l < 5 && strcmp(val, LEVEL_NAMES[l]) != 0; l++) {
-            }
-            ok = l < 5;
-            o->max_level = l;
-        } else if (strcmp(k, "max_fuzz") == 0) {
-            ok = parse_u32(val, &o->max_fuzz);
-        } else if (strcmp(k, "first_match") == 0) {
-            o->first_match = strcmp(val, "true") == 0;
-        } else if (strcmp(k, "already_applied_error") == 0) {
-            o->already_applied_is_error = strcmp(val, "true") == 0;
-        } else if (strcmp(k, "ensure_final_newline") == 0) {
-            o->ensure_final_newline = strcmp(val, "true") == 0;
-        } else if (strcmp(k, "add_file_line_ending") == 0) {
-            o->add_file_line_ending =
-                strcmp(val, "crlf") == 0 ? V4A_LINE_ENDING_CRLF : V4A_LINE_ENDING_LF;
-        } else {
-            ok = 0;
-        }
+/* The report of the vector's checks (vector_files.h): a problem when it is not empty. */
+static void load_report(const vec_t *v, const char *what, buf *report) {
+    if (report->len) {
+        load_failures++;
+        fprintf(stderr, "test_soak: %s: %s\n%s", v->name, what, report->ptr);
     }
-    lines_free(&lines);
-    /* the same options with a full refined diff, and with changed lines and 1 line of
-     * context: every view of the result is exercised */
-    v->options[1] = v->options[0];
-    v->options[1].diff_style = V4A_DIFF_STYLE_FULL;
-    v->options[1].refine = 1;
-    v->options[2] = v->options[0];
-    v->options[2].diff_style = V4A_DIFF_STYLE_CHANGES;
-    v->options[2].diff_context = 1;
-    return ok;
-}
-
-/* The error checks of the `error` file (tests/vectors/README.md). */
-static void check_error_spec(const vec_t *v, const v4a_error *e) {
-    size_t i;
-    if (e == NULL) {
-        load_fail(v, "expected an error, the reference succeeded", NULL);
-        return;
-    }
-    if (strcmp(v4a_status_str(e->status), v->error_spec.lines[0]) != 0) {
-        load_fail(v, "the reference fails with another status", v4a_status_str(e->status));
-    }
-    for (i = 1; i < v->error_spec.len; i++) {
-        char line[1024];
-        char *sep, *k, *val;
-        uint32_t n = 0;
-        int ok;
-        snprintf(line, sizeof line, "%s", v->error_spec.lines[i]);
-        sep = strstr(line, ": ");
-        if (sep == NULL) {
-            load_fail(v, "bad error check", line);
-            continue;
-        }
-        *sep = 0;
-        k = line;
-        val = sep + 2;
-        if (strcmp(k, "contains") == 0) {
-            ok = view_contains(e->message, val);
-        } else if (strcmp(k, "line") == 0) {
-            ok = parse_u32(trim(val), &n) && e->patch_line == n;
-        } else if (strcmp(k, "hunk") == 0) {
-            ok = parse_u32(trim(val), &n) && e->hunk == n;
-        } else if (strcmp(k, "path") == 0) {
-            ok = view_is(e->path, (const uint8_t *)val, strlen(val));
-        } else if (strcmp(k, "candidates") == 0) {
-            char *save = NULL, *tok;
-            size_t count = 0;
-            ok = 1;
-            for (tok = strtok_r(val, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                if (parse_u32(trim(tok), &n)) {
-                    ok = ok && count < e->candidates.len && e->candidates.ptr[count] == n;
-                    count++;
-                }
-            }
-            ok = ok && count == e->candidates.len;
-        } else if (strcmp(k, "offset") == 0) {
-            ok = parse_u32(trim(val), &n) && e->byte_offset == n;
-        } else if (strcmp(k, "suggestion") == 0) {
-            ok = view_contains(e->suggestion, val);
-        } else if (strcmp(k, "corrected") == 0) {
-            ok = view_contains(e->corrected_hunk, val);
-        } else {
-            ok = 0;
-        }
-        if (!ok) {
-            load_fail(v, "the reference's error fails the check", v->error_spec.lines[i]);
-        }
-    }
-}
-
-static uint32_t flag_bit(const char *name) {
-    if (strcmp(name, "reindented") == 0) {
-        return V4A_HUNK_REINDENTED;
-    }
-    if (strcmp(name, "already_applied") == 0) {
-        return V4A_HUNK_ALREADY_APPLIED;
-    }
-    if (strcmp(name, "end_of_file") == 0) {
-        return V4A_HUNK_END_OF_FILE;
-    }
-    if (strcmp(name, "out_of_order") == 0) {
-        return V4A_HUNK_OUT_OF_ORDER;
-    }
-    return 0;
-}
-
-/* The `expect` checks on the reports. `results`/`names` are the updated files' results with
- * their path and move destination (names[2k], names[2k+1]). */
-static void check_expect_spec(const vec_t *v, const v4a_result *const *results,
-                              const char *const *names, size_t n) {
-    size_t i, j;
-    for (i = 0; i < v->expect.len; i++) {
-        char line[1024];
-        char *colon, *rhs, *words[8], *save = NULL, *tok;
-        size_t nw = 0, w0 = 0;
-        const char *path = NULL;
-        const v4a_result *r = NULL;
-        uint32_t want = 0, got = 0, index = 0;
-        int ok = 0;
-        snprintf(line, sizeof line, "%s", v->expect.lines[i]);
-        colon = strchr(line, ':');
-        if (colon == NULL) {
-            load_fail(v, "bad expect line", v->expect.lines[i]);
-            continue;
-        }
-        *colon = 0;
-        rhs = trim(colon + 1);
-        for (tok = strtok_r(line, " \t", &save); tok && nw < 8; tok = strtok_r(NULL, " \t", &save)) {
-            words[nw++] = tok;
-        }
-        if (nw == 2 && strcmp(words[0], "fuzz") == 0) {
-            path = words[1];
-            nw = 1;
-        } else if (nw > 0 && strcmp(words[0], "fuzz") != 0 && strcmp(words[0], "hunks") != 0 &&
-                   strcmp(words[0], "hunk") != 0) {
-            path = words[0];
-            w0 = 1;
-        }
-        for (j = 0; j < n && r == NULL; j++) {
-            if (path == NULL || (names[2 * j] && strcmp(names[2 * j], path) == 0) ||
-                (names[2 * j + 1] && strcmp(names[2 * j + 1], path) == 0)) {
-                r = results[j];
-            }
-        }
-        if (r == NULL) {
-            load_fail(v, "expect names no updated file", v->expect.lines[i]);
-            continue;
-        }
-        if (nw - w0 == 1 && strcmp(words[w0], "fuzz") == 0) {
-            ok = parse_u32(rhs, &want) && v4a_result_fuzz(r) == want;
-        } else if (nw - w0 == 1 && strcmp(words[w0], "hunks") == 0) {
-            ok = parse_u32(rhs, &want) && v4a_result_hunks(r).len == want;
-        } else if (nw - w0 == 3 && strcmp(words[w0], "hunk") == 0 &&
-                   parse_u32(words[w0 + 1], &index) && index >= 1 &&
-                   index <= v4a_result_hunks(r).len) {
-            const v4a_hunk_report *h = &v4a_result_hunks(r).ptr[index - 1];
-            const char *what = words[w0 + 2];
-            if (strcmp(what, "level") == 0) {
-                ok = strcmp(v4a_level_str(h->level), rhs) == 0;
-            } else if (strcmp(what, "flags") == 0) {
-                char *f, *s2 = NULL;
-                if (strcmp(rhs, "none") != 0) {
-                    for (f = strtok_r(rhs, ",", &s2); f; f = strtok_r(NULL, ",", &s2)) {
-                        want |= flag_bit(trim(f));
-                    }
-                }
-                ok = h->flags == want;
-            } else if (strcmp(what, "old") == 0 || strcmp(what, "new") == 0) {
-                char *comma = strchr(rhs, ',');
-                if (comma != NULL) {
-                    *comma = 0;
-                    got = what[0] == 'o' ? h->old_start : h->new_start;
-                    ok = parse_u32(trim(rhs), &want) && want == got;
-                    got = what[0] == 'o' ? h->old_len : h->new_len;
-                    ok = ok && parse_u32(trim(comma + 1), &want) && want == got;
-                }
-            }
-        }
-        if (!ok) {
-            load_fail(v, "the reference fails the expect line", v->expect.lines[i]);
-        }
-    }
+    free(report->ptr);
+    memset(report, 0, sizeof *report);
 }
 
 static void ref_text(buf *out, v4a_status s, v4a_text *t) {
@@ -787,26 +327,27 @@ static void ref_text(buf *out, v4a_status s, v4a_text *t) {
 }
 
 /* A single-file case: the reference results of the three option variants, checked against
- * after/ and the `error`/`expect` files; the generated patch and the unified diff. */
+ * the vector; the generated patch and the unified diff. */
 static void load_single(vec_t *v) {
-    const uint8_t *src = v->before.len ? v->before.items[0].data : NULL;
-    size_t src_len = v->before.len ? v->before.items[0].len : 0;
+    const uint8_t *src = v->c.before.len ? v->c.before.items[0].data : NULL;
+    size_t src_len = v->c.before.len ? v->c.before.items[0].len : 0;
+    buf report = {NULL, 0, 0};
     int k;
     v->n_want = 1;
     v->want_text = (v4a_bytes *)xrealloc(NULL, sizeof(v4a_bytes));
     v->want_text[0].ptr = (const uint8_t *)"";
     v->want_text[0].len = 0;
-    if (v->after.len) {
-        v->want_text[0].ptr = v->after.items[0].data;
-        v->want_text[0].len = v->after.items[0].len;
+    if (v->c.after.len) {
+        v->want_text[0].ptr = v->c.after.items[0].data;
+        v->want_text[0].len = v->c.after.items[0].len;
     }
     v->ref_unified = (buf *)xrealloc(NULL, sizeof(buf));
     memset(v->ref_unified, 0, sizeof(buf));
     for (k = 0; k < VARIANTS; k++) {
         v4a_result *r = NULL;
-        v4a_status s = v4a_apply_mode_name(src, src_len, (const uint8_t *)v->patch.ptr,
-                                           v->patch.len, (const uint8_t *)v->mode,
-                                           strlen(v->mode), &v->options[k], &r);
+        v4a_status s = v4a_apply_mode_name(src, src_len, (const uint8_t *)v->c.patch.ptr,
+                                           v->c.patch.len, (const uint8_t *)v->c.mode,
+                                           strlen(v->c.mode), &v->options[k], &r);
         if (r == NULL || v4a_result_status(r) != s) {
             load_fail(v, "v4a_apply_mode_name gave no consistent result", NULL);
             v4a_result_free(r);
@@ -820,19 +361,8 @@ static void load_single(vec_t *v) {
             v4a_text_free(t);
         }
         v->succeeds = s == V4A_STATUS_OK;
-        if (v->error_spec.len) {
-            check_error_spec(v, v4a_result_error(r));
-        } else if (s != V4A_STATUS_OK) {
-            load_fail(v, "the reference failed", v4a_status_str(s));
-        } else {
-            const char *names[2] = {NULL, NULL};
-            const v4a_result *results[1];
-            results[0] = r;
-            if (!view_is(v4a_result_text(r), v->want_text[0].ptr, v->want_text[0].len)) {
-                load_fail(v, "the reference's text is not after/", NULL);
-            }
-            check_expect_spec(v, results, names, 1);
-        }
+        vector_check_result(&v->c, r, &report);
+        load_report(v, "the reference fails the vector's checks", &report);
         v4a_result_free(r);
     }
     /* a generated patch from the source to after/ applies back to after/ */
@@ -845,8 +375,7 @@ static void load_single(vec_t *v) {
         if (s == V4A_STATUS_OK && src_len == v->want_text[0].len &&
             (src_len == 0 || memcmp(src, v->want_text[0].ptr, src_len) == 0)) {
             /* nothing changed: an empty envelope */
-            if (!view_is(v4a_text_bytes(t), (const uint8_t *)"*** Begin Patch\n*** End Patch\n",
-                         30)) {
+            if (!view_equals(v4a_text_bytes(t), LIT("*** Begin Patch\n*** End Patch\n"))) {
                 load_fail(v, "the patch between equal texts is not an empty envelope", NULL);
             }
         } else if (s == V4A_STATUS_OK) {
@@ -854,7 +383,7 @@ static void load_single(vec_t *v) {
             v4a_bytes p = v4a_text_bytes(t);
             v4a_apply(src, src_len, p.ptr, p.len, V4A_MODE_UPDATE, NULL, &r);
             if (v4a_result_status(r) != V4A_STATUS_OK ||
-                !view_is(v4a_result_text(r), v->want_text[0].ptr, v->want_text[0].len)) {
+                !view_equals(v4a_result_text(r), v->want_text[0].ptr, v->want_text[0].len)) {
                 load_fail(v, "the generated patch does not apply back to after/", NULL);
             }
             v4a_result_free(r);
@@ -863,47 +392,13 @@ static void load_single(vec_t *v) {
     }
 }
 
-/* Applies the file results of a set to a copy of `from`. */
-static void after_state(const v4a_result_set *set, const file_map *from, file_map *out) {
-    v4a_file_results files = v4a_result_set_files(set);
-    size_t i;
-    map_copy(out, from);
-    for (i = 0; i < files.len; i++) {
-        const v4a_file_result *f = &files.ptr[i];
-        v4a_bytes t = v4a_result_text(f->result);
-        if (f->kind == V4A_OP_DELETE) {
-            map_remove(out, (const char *)f->path.ptr);
-        } else if (f->move_to.ptr != NULL) {
-            map_remove(out, (const char *)f->path.ptr);
-            map_put(out, (const char *)f->move_to.ptr, t.ptr, t.len);
-        } else {
-            map_put(out, (const char *)f->path.ptr, t.ptr, t.len);
-        }
-    }
-}
-
-/* Sources for a parsed patch, taken from a file map (Add File entries absent). */
-static v4a_source *sources_from(const v4a_patch *p, const file_map *files) {
-    v4a_ops ops = v4a_patch_ops(p);
-    v4a_source *s = (v4a_source *)xrealloc(NULL, sizeof(v4a_source) * (ops.len ? ops.len : 1));
-    size_t k;
-    for (k = 0; k < ops.len; k++) {
-        const file_entry *f = map_get(files, (const char *)ops.ptr[k].path.ptr);
-        memset(&s[k], 0, sizeof s[k]);
-        if (ops.ptr[k].kind != V4A_OP_ADD && f != NULL) {
-            s[k].ptr = f->data;
-            s[k].len = f->len;
-            s[k].present = 1;
-        }
-    }
-    return s;
-}
-
 /* A multi-file case: the parsed patch (kept, shared by the threads), the reference result
- * sets of the three variants checked against after/, `error` and `expect`, the reverse patch
- * (which must restore before/), the unified diff of each file. */
+ * sets of the three variants checked against the vector, the reverse patch (which must
+ * restore before/), the unified diff of each file. */
 static void load_multi(vec_t *v) {
-    v4a_status ps = v4a_patch_parse((const uint8_t *)v->patch.ptr, v->patch.len, &v->shared_patch);
+    v4a_status ps = v4a_patch_parse((const uint8_t *)v->c.patch.ptr, v->c.patch.len,
+                                    &v->shared_patch);
+    buf report = {NULL, 0, 0};
     int k;
     if (v->shared_patch == NULL || v4a_patch_status(v->shared_patch) != ps) {
         load_fail(v, "v4a_patch_parse gave no consistent patch", NULL);
@@ -911,7 +406,7 @@ static void load_multi(vec_t *v) {
     }
     dump_patch(&v->ref_patch, v->shared_patch);
     v->n_sources = v4a_patch_ops(v->shared_patch).len;
-    v->sources = sources_from(v->shared_patch, &v->before);
+    v->sources = sources_from(v->shared_patch, &v->c.before);
     for (k = 0; k < VARIANTS; k++) {
         v4a_result_set *set = NULL;
         v4a_status s = v4a_patch_apply(v->shared_patch, v->sources, v->n_sources, &v->options[k],
@@ -923,55 +418,30 @@ static void load_multi(vec_t *v) {
         }
         dump_result_set(&v->ref_apply[k], set);
         v->succeeds = s == V4A_STATUS_OK;
-        if (v->error_spec.len) {
-            check_error_spec(v, ps != V4A_STATUS_OK ? v4a_patch_error(v->shared_patch)
-                                                    : v4a_result_set_error(set));
-        } else if (s != V4A_STATUS_OK) {
-            load_fail(v, "the reference failed", v4a_status_str(s));
-        } else {
+        vector_check_set(&v->c, v->shared_patch, set, &report);
+        load_report(v, "the reference fails the vector's checks", &report);
+        if (k == 0 && v->succeeds) {
             v4a_file_results files = v4a_result_set_files(set);
-            const v4a_result **results =
-                (const v4a_result **)xrealloc(NULL, sizeof(void *) * (files.len + 1));
-            const char **names = (const char **)xrealloc(NULL, sizeof(char *) * 2 * (files.len + 1));
-            file_map produced = {NULL, 0};
-            size_t i, n = 0;
-            after_state(set, &v->before, &produced);
-            if (!map_equal(&produced, &v->after)) {
-                load_fail(v, "the reference's after-state is not after/", NULL);
-            }
-            map_free(&produced);
-            if (k == 0) {
-                v->n_want = files.len;
-                v->want_text = (v4a_bytes *)xrealloc(NULL, sizeof(v4a_bytes) * (files.len + 1));
-                v->ref_unified = (buf *)xrealloc(NULL, sizeof(buf) * (files.len + 1));
-                memset(v->ref_unified, 0, sizeof(buf) * (files.len + 1));
-            }
+            size_t i;
+            v->n_want = files.len;
+            v->want_text = (v4a_bytes *)xrealloc(NULL, sizeof(v4a_bytes) * (files.len + 1));
+            v->ref_unified = (buf *)xrealloc(NULL, sizeof(buf) * (files.len + 1));
+            memset(v->ref_unified, 0, sizeof(buf) * (files.len + 1));
             for (i = 0; i < files.len; i++) {
                 const v4a_file_result *f = &files.ptr[i];
                 const char *target = (const char *)(f->move_to.ptr ? f->move_to.ptr : f->path.ptr);
-                const file_entry *e = map_get(&v->after, target);
-                if (k == 0) {
-                    v4a_text *t = NULL;
-                    v4a_status us = v4a_result_unified_diff(f->result, 2, &t);
-                    ref_text(&v->ref_unified[i], us, t);
-                    v4a_text_free(t);
-                    v->want_text[i].ptr = (const uint8_t *)"";
-                    v->want_text[i].len = 0;
-                    if (f->kind != V4A_OP_DELETE && e != NULL) {
-                        v->want_text[i].ptr = e->data;
-                        v->want_text[i].len = e->len;
-                    }
-                }
-                if (f->kind == V4A_OP_UPDATE) {
-                    results[n] = f->result;
-                    names[2 * n] = (const char *)f->path.ptr;
-                    names[2 * n + 1] = (const char *)f->move_to.ptr;
-                    n++;
+                const file_entry *e = map_get(&v->c.after, target);
+                v4a_text *t = NULL;
+                v4a_status us = v4a_result_unified_diff(f->result, 2, &t);
+                ref_text(&v->ref_unified[i], us, t);
+                v4a_text_free(t);
+                v->want_text[i].ptr = (const uint8_t *)"";
+                v->want_text[i].len = 0;
+                if (f->kind != V4A_OP_DELETE && e != NULL) {
+                    v->want_text[i].ptr = e->data;
+                    v->want_text[i].len = e->len;
                 }
             }
-            check_expect_spec(v, results, (const char *const *)names, n);
-            free(results);
-            free((void *)names);
         }
         v4a_result_set_free(set);
     }
@@ -998,16 +468,15 @@ static void load_multi(vec_t *v) {
             v4a_source *rs;
             file_map restored = {NULL, 0};
             v4a_patch_parse((const uint8_t *)v4a_text_bytes(t).ptr, v4a_text_bytes(t).len, &rp);
-            rs = sources_from(rp, &v->after);
+            rs = sources_from(rp, &v->c.after);
             v4a_patch_apply(rp, rs, v4a_patch_ops(rp).len, NULL, &set);
             if (v4a_result_set_status(set) != V4A_STATUS_OK) {
                 load_fail(v, "the reverse patch does not apply to after/",
                           v4a_status_str(v4a_result_set_status(set)));
             } else {
-                after_state(set, &v->after, &restored);
-                if (!map_equal(&restored, &v->before)) {
-                    load_fail(v, "the reverse patch does not restore before/", NULL);
-                }
+                after_state(set, &v->c.after, &restored);
+                compare_files(&v->c.before, &restored, "before/", &report);
+                load_report(v, "the reverse patch does not restore before/", &report);
             }
             map_free(&restored);
             v4a_result_set_free(set);
@@ -1018,93 +487,37 @@ static void load_multi(vec_t *v) {
     }
 }
 
+
 /* Loads one case folder and computes its references; returns 0 for a folder to skip. */
 static int load_vector(vec_t *v, const char *dir, const char *name) {
-    char *p_patch = path_join(dir, "patch"), *p_before = path_join(dir, "before"),
-         *p_after = path_join(dir, "after"), *p_error = path_join(dir, "error"),
-         *p_mode = path_join(dir, "mode"), *p_options = path_join(dir, "options"),
-         *p_expect = path_join(dir, "expect");
-    buf mode;
-    int ok = 1;
+    buf report = {NULL, 0, 0};
+    uint32_t m;
     memset(v, 0, sizeof *v);
     v->name = xstrdup(name);
-    if (!read_file(p_patch, &v->patch)) {
-        load_fail(v, "no patch file", NULL);
-        ok = 0;
+    if (!vector_read(&v->c, dir, &report) || report.len) {
+        load_report(v, "a bad case folder", &report);
+        free_vector(v);
+        return 0;
     }
-    if (ok && is_dir(p_before) && !read_tree(p_before, "", &v->before)) {
-        load_fail(v, "cannot read before/", NULL);
-        ok = 0;
-    }
-    if (ok && is_dir(p_after) && !read_tree(p_after, "", &v->after)) {
-        load_fail(v, "cannot read after/", NULL);
-        ok = 0;
-    }
-    v->error_spec = read_lines(p_error);
-    v->expect = read_lines(p_expect);
-    if (read_file(p_mode, &mode)) {
-        uint32_t m;
-        v->mode = xstrdup(trim(mode.ptr));
-        free(mode.ptr);
-        for (m = 0; m < 4; m++) {
-            if (strcmp(v->mode, MODE_NAMES[m]) == 0) {
-                v->mode_known = 1;
-                v->mode_value = m;
-            }
+    for (m = 0; v->c.mode != NULL && m < 4; m++) {
+        if (strcmp(v->c.mode, MODE_NAMES[m]) == 0) {
+            v->mode_known = 1;
+            v->mode_value = m;
         }
     }
-    if (ok && !build_options(v, p_options)) {
-        load_fail(v, "bad options file", NULL);
-        ok = 0;
+    /* the vector's options, the same with a full refined diff, and with changed lines and 1
+     * line of context: every view of the result is exercised */
+    v->options[0] = v->options[1] = v->options[2] = v->c.options;
+    v->options[1].diff_style = V4A_DIFF_STYLE_FULL;
+    v->options[1].refine = 1;
+    v->options[2].diff_style = V4A_DIFF_STYLE_CHANGES;
+    v->options[2].diff_context = 1;
+    if (v->c.mode != NULL) {
+        load_single(v);
+    } else {
+        load_multi(v);
     }
-    if (ok) {
-        if (v->mode != NULL) {
-            load_single(v);
-        } else {
-            load_multi(v);
-        }
-    }
-    free(p_patch);
-    free(p_before);
-    free(p_after);
-    free(p_error);
-    free(p_mode);
-    free(p_options);
-    free(p_expect);
-    return ok;
-}
-
-static size_t vector_bytes(const vec_t *v) {
-    size_t n = v->patch.len, i;
-    for (i = 0; i < v->before.len; i++) {
-        n += v->before.items[i].len;
-    }
-    return n;
-}
-
-static void free_vector(vec_t *v) {
-    int k;
-    size_t i;
-    free(v->name);
-    free(v->patch.ptr);
-    map_free(&v->before);
-    map_free(&v->after);
-    lines_free(&v->error_spec);
-    lines_free(&v->expect);
-    free(v->mode);
-    v4a_patch_free(v->shared_patch);
-    free(v->sources);
-    free(v->want_text);
-    for (k = 0; k < VARIANTS; k++) {
-        free(v->ref_apply[k].ptr);
-    }
-    free(v->ref_patch.ptr);
-    free(v->ref_reverse.ptr);
-    free(v->ref_make.ptr);
-    for (i = 0; v->ref_unified != NULL && i < (v->n_want ? v->n_want : 1); i++) {
-        free(v->ref_unified[i].ptr);
-    }
-    free(v->ref_unified);
+    return 1;
 }
 
 /* ----------------------------------------------------------------------------------------
@@ -1163,22 +576,6 @@ static uint64_t next_check_random(worker *w) {
 }
 
 /* Prints a bytes window, escaped. */
-static void show(const char *p, size_t n) {
-    size_t i;
-    fputc('"', stderr);
-    for (i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)p[i];
-        if (c == '\n') {
-            fputs("\\n", stderr);
-        } else if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
-            fputc(c, stderr);
-        } else {
-            fprintf(stderr, "\\x%02x", c);
-        }
-    }
-    fputc('"', stderr);
-}
-
 static void fail(worker *w, const item *it, const char *what, const buf *got) {
     w->failures++;
     pthread_mutex_lock(&print_lock);
@@ -1186,16 +583,18 @@ static void fail(worker *w, const item *it, const char *what, const buf *got) {
         fprintf(stderr, "test_soak: thread %d: %s %s made by thread %d: %s\n", w->id,
                 it->v->name, ITEM_NAMES[it->kind], it->producer, what);
         if (got != NULL) {
+            buf diff = {NULL, 0, 0};
             size_t at = 0, from;
             while (at < got->len && at < it->ref->len && got->ptr[at] == it->ref->ptr[at]) {
                 at++;
             }
             from = at > 60 ? at - 60 : 0;
-            fprintf(stderr, "  first difference at byte %zu of the dump\n  expected: ", at);
-            show(it->ref->ptr + from, (it->ref->len - from) < 160 ? it->ref->len - from : 160);
-            fprintf(stderr, "\n  actual:   ");
-            show(got->ptr + from, (got->len - from) < 160 ? got->len - from : 160);
-            fprintf(stderr, "\n");
+            buf_printf(&diff, "  first difference at byte %zu of the dump\n  expected: ", at);
+            buf_show(&diff, (const uint8_t *)it->ref->ptr + from, it->ref->len - from, 160);
+            buf_printf(&diff, "\n  actual:   ");
+            buf_show(&diff, (const uint8_t *)got->ptr + from, got->len - from, 160);
+            fprintf(stderr, "%s\n", diff.ptr);
+            free(diff.ptr);
         }
     }
     pthread_mutex_unlock(&print_lock);
@@ -1227,14 +626,14 @@ static void check_item(worker *w, const item *it) {
     }
     /* the texts are the files of after/ (as the reference was checked to be) */
     if (it->kind == ITEM_RESULT && it->v->succeeds &&
-        !view_is(v4a_result_text((const v4a_result *)it->handle), it->v->want_text[0].ptr,
+        !view_equals(v4a_result_text((const v4a_result *)it->handle), it->v->want_text[0].ptr,
                  it->v->want_text[0].len)) {
         fail(w, it, "the text is not after/", NULL);
     }
     if (it->kind == ITEM_SET && it->v->succeeds) {
         v4a_file_results files = v4a_result_set_files((const v4a_result_set *)it->handle);
         for (i = 0; i < files.len && i < it->v->n_want; i++) {
-            if (!view_is(v4a_result_text(files.ptr[i].result), it->v->want_text[i].ptr,
+            if (!view_equals(v4a_result_text(files.ptr[i].result), it->v->want_text[i].ptr,
                          it->v->want_text[i].len)) {
                 fail(w, it, "a file's text is not after/", NULL);
             }
@@ -1357,9 +756,9 @@ static void run_job(worker *w) {
     vec_t *v = &vectors[pool_vectors[next_random(w) % n_pool_vectors]];
     int variant = (int)(next_random(w) % VARIANTS);
     unsigned pick = (unsigned)(next_random(w) % 16);
-    if (v->mode != NULL) {
-        const uint8_t *src = v->before.len ? v->before.items[0].data : NULL;
-        size_t src_len = v->before.len ? v->before.items[0].len : 0;
+    if (v->c.mode != NULL) {
+        const uint8_t *src = v->c.before.len ? v->c.before.items[0].data : NULL;
+        size_t src_len = v->c.before.len ? v->c.before.items[0].len : 0;
         if (pick == 0 && v->can_make) {
             v4a_text *t = NULL;
             v4a_make_patch(src, src_len, v->want_text[0].ptr, v->want_text[0].len,
@@ -1369,12 +768,12 @@ static void run_job(worker *w) {
         } else {
             v4a_result *r = NULL;
             if (v->mode_known && pick % 2 == 0) {
-                v4a_apply(src, src_len, (const uint8_t *)v->patch.ptr, v->patch.len,
+                v4a_apply(src, src_len, (const uint8_t *)v->c.patch.ptr, v->c.patch.len,
                           v->mode_value, &v->options[variant], &r);
                 w->jobs[JOB_APPLY]++;
             } else {
-                v4a_apply_mode_name(src, src_len, (const uint8_t *)v->patch.ptr, v->patch.len,
-                                    (const uint8_t *)v->mode, strlen(v->mode),
+                v4a_apply_mode_name(src, src_len, (const uint8_t *)v->c.patch.ptr, v->c.patch.len,
+                                    (const uint8_t *)v->c.mode, strlen(v->c.mode),
                                     &v->options[variant], &r);
                 w->jobs[JOB_APPLY_MODE_NAME]++;
             }
@@ -1384,7 +783,7 @@ static void run_job(worker *w) {
         /* parsed here; the patch itself is published too, now and then */
         v4a_patch *p = NULL;
         v4a_result_set *set = NULL;
-        v4a_patch_parse((const uint8_t *)v->patch.ptr, v->patch.len, &p);
+        v4a_patch_parse((const uint8_t *)v->c.patch.ptr, v->c.patch.len, &p);
         if (p != NULL) {
             v4a_patch_apply(p, v->sources, v->n_sources, &v->options[variant], &set);
         }
@@ -1460,7 +859,7 @@ int main(int argc, char **argv) {
                 n_large++;
             } else {
                 pool_vectors[n_pool_vectors++] = n_vectors;
-                n_single += v->mode != NULL;
+                n_single += v->c.mode != NULL;
             }
             n_vectors++;
         }
