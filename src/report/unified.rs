@@ -27,6 +27,9 @@ fn range(start: usize, len: usize) -> String {
 }
 
 pub(super) fn render(a: &Applied, context: usize) -> String {
+    if a.source == a.text {
+        return String::new();
+    }
     let (old, new) = split(&a.source, &a.text);
     debug_assert_eq!(check_changes(old.len(), new.len(), &a.changes), Ok(()));
     render_lines(
@@ -53,8 +56,9 @@ fn split<'t>(source: &'t str, text: &'t str) -> (Lines<'t>, Lines<'t>) {
 /// (not the native result) call this through the C ABI. Empty when nothing changed.
 ///
 /// The edit script must be one the texts can have: changes in order, each starting at or
-/// after the end of the previous one in both texts, and inside the texts. Otherwise the
-/// error is [`Status::InvalidArgument`](crate::Status::InvalidArgument) naming the change.
+/// after the end of the previous one in both texts, and inside the texts (reaching at most one
+/// line past the end, for an emptied last line without a final newline). Otherwise the error
+/// is [`Status::InvalidArgument`](crate::Status::InvalidArgument) naming the change.
 pub fn unified_diff(
     source: &str,
     text: &str,
