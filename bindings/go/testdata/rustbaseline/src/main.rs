@@ -11,73 +11,10 @@ use std::hint::black_box;
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-/// The input generator of `benches/support/workloads.rs` (W1, W2), copied so that this
-/// helper builds on its own: the same bytes for the same seed.
-mod workloads {
-    struct Rng(u64);
-
-    impl Rng {
-        fn new(seed: u64) -> Rng {
-            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-        fn next_u64(&mut self) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            self.0 >> 16
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next_u64() % n
-        }
-    }
-
-    const WORDS: [&str; 16] = [
-        "value", "count", "index", "buffer", "result", "config", "handle", "offset", "length",
-        "cursor", "parser", "stream", "target", "source", "record", "status",
-    ];
-
-    pub fn code_lines(n: usize, seed: u64) -> Vec<String> {
-        let mut r = Rng::new(seed);
-        (0..n)
-            .map(|i| {
-                let depth = r.below(4) as usize;
-                let indent = "    ".repeat(depth);
-                let a = WORDS[r.below(16) as usize];
-                let b = WORDS[r.below(16) as usize];
-                match r.below(6) {
-                    0 => format!("{indent}let {a}_{i} = {b}.get({});", r.below(1000)),
-                    1 => format!("{indent}if {a} > {b} {{"),
-                    2 => format!("{indent}}}"),
-                    3 => format!("{indent}// {a} and {b} are checked here ({i})"),
-                    4 => format!("{indent}{a}.push({b}_{i}, \"{}\");", r.below(100_000)),
-                    _ => format!("{indent}return {a}_{i} + {b};"),
-                }
-            })
-            .collect()
-    }
-
-    pub fn join(lines: &[String]) -> String {
-        let mut s = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
-        for l in lines {
-            s.push_str(l);
-            s.push('\n');
-        }
-        s
-    }
-
-    pub fn hunk_at(lines: &[String], at: usize, replacement: &str) -> String {
-        let mut h = String::from("@@\n");
-        for l in &lines[at.saturating_sub(3)..at] {
-            h.push_str(&format!(" {l}\n"));
-        }
-        h.push_str(&format!("-{}\n+{replacement}\n", lines[at]));
-        for l in &lines[at + 1..(at + 4).min(lines.len())] {
-            h.push_str(&format!(" {l}\n"));
-        }
-        h
-    }
-}
+/// The benchmark inputs of the repository (W1, W2 are what the Go benchmark sends): the same
+/// bytes for the same seed.
+#[path = "../../../../../benches/support/workloads.rs"]
+mod workloads;
 
 /// The process's CPU time (user + system) in nanoseconds, from `getrusage`.
 #[cfg(all(unix, target_pointer_width = "64"))]
