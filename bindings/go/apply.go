@@ -202,17 +202,28 @@ type Change struct {
 func Apply(source, diff string, mode Mode, opts *Options) (*Result, error) {
 	sp, sl := strIn(source)
 	dp, dl := strIn(diff)
-	var copts C.v4a_options
-	co, err := opts.toC(&copts)
+	h, status, v, err := applyIn(sp, sl, dp, dl, mode, opts)
 	if err != nil {
 		return nil, err
 	}
-	var h *C.v4a_result
+	return finish(h, status, &v, source, true)
+}
+
+// applyIn calls v4a_go_apply on (pointer, length) inputs and returns the live result (the
+// caller frees it), its status and its views; err is set only when opts is invalid (and then
+// nothing was called).
+func applyIn(sp *C.uint8_t, sl C.size_t, dp *C.uint8_t, dl C.size_t, mode Mode, opts *Options) (*C.v4a_result, C.v4a_status, C.v4a_go_views, error) {
+	var copts C.v4a_options
 	var v C.v4a_go_views
+	co, err := opts.toC(&copts)
+	if err != nil {
+		return nil, 0, v, err
+	}
+	var h *C.v4a_result
 	status := C.v4a_go_apply(sp, sl, dp, dl, C.uint32_t(mode), co, &h, &v)
 	runtime.KeepAlive(sp)
 	runtime.KeepAlive(dp)
-	return finish(h, status, &v, source, true)
+	return h, status, v, nil
 }
 
 // ApplyBytes is Apply for byte slices (file contents as read from disk). Inputs that are
@@ -221,16 +232,10 @@ func Apply(source, diff string, mode Mode, opts *Options) (*Result, error) {
 func ApplyBytes(source, diff []byte, mode Mode, opts *Options) (*Result, error) {
 	sp, sl := bytesIn(source)
 	dp, dl := bytesIn(diff)
-	var copts C.v4a_options
-	co, err := opts.toC(&copts)
+	h, status, v, err := applyIn(sp, sl, dp, dl, mode, opts)
 	if err != nil {
 		return nil, err
 	}
-	var h *C.v4a_result
-	var v C.v4a_go_views
-	status := C.v4a_go_apply(sp, sl, dp, dl, C.uint32_t(mode), co, &h, &v)
-	runtime.KeepAlive(sp)
-	runtime.KeepAlive(dp)
 	return finish(h, status, &v, "", false)
 }
 

@@ -123,11 +123,7 @@ func nativeApplyOnly(source, diff string) Code {
 func nativeApplyCopyText(source, diff string, buf []byte) (int, Code) {
 	sp, sl := strIn(source)
 	dp, dl := strIn(diff)
-	var h *C.v4a_result
-	var v C.v4a_go_views
-	status := C.v4a_go_apply(sp, sl, dp, dl, C.V4A_MODE_UPDATE, nil, &h, &v)
-	runtime.KeepAlive(sp)
-	runtime.KeepAlive(dp)
+	h, status, v, _ := applyIn(sp, sl, dp, dl, ModeUpdate, nil)
 	n := copy(buf, viewSlice((*byte)(unsafe.Pointer(v.text.ptr)), v.text.len))
 	C.v4a_result_free(h)
 	return n, Code(status)
@@ -153,16 +149,10 @@ func nativeUnified(r *C.v4a_result, contexts []int) []string {
 func nativeApplyUnified(source, diff []byte, mode Mode, opts *Options, contexts []int) ([]string, error) {
 	sp, sl := bytesIn(source)
 	dp, dl := bytesIn(diff)
-	var copts C.v4a_options
-	co, err := opts.toC(&copts)
+	h, status, v, err := applyIn(sp, sl, dp, dl, mode, opts)
 	if err != nil {
 		return nil, err
 	}
-	var h *C.v4a_result
-	var v C.v4a_go_views
-	status := C.v4a_go_apply(sp, sl, dp, dl, C.uint32_t(mode), co, &h, &v)
-	runtime.KeepAlive(sp)
-	runtime.KeepAlive(dp)
 	if h == nil {
 		return nil, statusError(Code(status), "")
 	}
