@@ -11,6 +11,6 @@ endforeach()
 set(_header "${_MAJOR}.${_MINOR}.${_PATCH}")
 if(NOT _header STREQUAL _cargo)
   message(FATAL_ERROR "include/v4a.h says version ${_header}, Cargo.toml ${_cargo}: update "
-                      "V4A_VERSION_* in src/ffi/mod.rs and regenerate the header")
+                      "V4A_VERSION_* in crates/ffi/src/lib.rs and regenerate the header")
 endif()
 message(STATUS "header version ${_header} = Cargo.toml version ${_cargo}")

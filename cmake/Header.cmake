@@ -17,7 +17,7 @@ if(NOT _version STREQUAL "cbindgen ${CBINDGEN_VERSION}")
                       "`cargo install --locked --force cbindgen@${CBINDGEN_VERSION}`")
 endif()
 execute_process(
-  COMMAND "${CBINDGEN}" --quiet --config "${SOURCE_DIR}/cbindgen.toml" --crate v4a
+  COMMAND "${CBINDGEN}" --quiet --config "${SOURCE_DIR}/cbindgen.toml" --crate v4a-ffi
           --output "${OUTPUT}"
   WORKING_DIRECTORY "${SOURCE_DIR}"
   RESULT_VARIABLE _rc ERROR_VARIABLE _err)
@@ -32,9 +32,9 @@ if(COMPARE)
     if(_diff)
       execute_process(COMMAND "${_diff}" -u "${COMPARE}" "${OUTPUT}")
     endif()
-    message(FATAL_ERROR "include/v4a.h is stale: src/ffi/ or cbindgen.toml changed. "
+    message(FATAL_ERROR "include/v4a.h is stale: crates/ffi/ or cbindgen.toml changed. "
                         "Regenerate it with `cmake --build build --target header` (or cbindgen "
-                        "--config cbindgen.toml --crate v4a --output include/v4a.h) and commit it.")
+                        "--config cbindgen.toml --crate v4a-ffi --output include/v4a.h) and commit it.")
   endif()
   message(STATUS "include/v4a.h is what cbindgen ${CBINDGEN_VERSION} generates")
 endif()

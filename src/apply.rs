@@ -8,7 +8,7 @@ use crate::error::{Diagnostics, Error, Status};
 use crate::locate::locate_hunks;
 use crate::options::Options;
 use crate::patch::{parse_patch, FileOp, Hunk, LineKind, OpKind, Patch};
-use crate::report::{finish, Applied, HunkReport};
+use crate::report::{finish, ApplyResult, HunkReport};
 use crate::text::{strip_bom, Lines};
 
 /// What the single-file call does with the source.
@@ -74,7 +74,7 @@ impl FromStr for Mode {
 /// assert_eq!(r.text, "function add(a, b) {\n  return a + b\n}\n");
 /// assert_eq!(r.fuzz, 0);
 /// ```
-pub fn apply(source: &str, diff: &str, mode: Mode, opts: &Options) -> Result<Applied, Error> {
+pub fn apply(source: &str, diff: &str, mode: Mode, opts: &Options) -> Result<ApplyResult, Error> {
     opts.validate()?;
     if mode == Mode::Delete {
         return apply_delete_mode(source, diff, opts);
@@ -102,7 +102,7 @@ pub fn apply_bytes(
     diff: &[u8],
     mode: Mode,
     opts: &Options,
-) -> Result<Applied, Error> {
+) -> Result<ApplyResult, Error> {
     let diff = std::str::from_utf8(diff).map_err(|e| Error::invalid_utf8("patch", e))?;
     let source = if mode == Mode::Create {
         ""
@@ -181,7 +181,7 @@ fn create_hunk(op: &FileOp) -> Result<&Hunk, Error> {
     }
 }
 
-fn apply_delete_mode(source: &str, diff: &str, opts: &Options) -> Result<Applied, Error> {
+fn apply_delete_mode(source: &str, diff: &str, opts: &Options) -> Result<ApplyResult, Error> {
     if !diff.trim().is_empty() {
         let patch = parse_patch(diff)?;
         match patch.ops.as_slice() {
@@ -200,10 +200,10 @@ fn apply_delete_mode(source: &str, diff: &str, opts: &Options) -> Result<Applied
 
 /// A result that replaces the whole text (an added or deleted file): every old line removed,
 /// every new line added. The structured diff is filled according to the options.
-fn whole_file(source: &str, text: String, path: &str, opts: &Options) -> Applied {
+fn whole_file(source: &str, text: String, path: &str, opts: &Options) -> ApplyResult {
     let old_lines = Lines::split(strip_bom(source).1).len();
     let new_lines = Lines::split(strip_bom(&text).1).len();
-    let mut a = Applied {
+    let mut a = ApplyResult {
         text,
         source: source.to_string(),
         path: (!path.is_empty()).then(|| path.to_string()),
@@ -227,7 +227,7 @@ fn whole_file(source: &str, text: String, path: &str, opts: &Options) -> Applied
 }
 
 /// Applies an Update operation's hunks to `source`.
-fn update(source: &str, op: &FileOp, opts: &Options) -> Result<Applied, Error> {
+fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
     let (bom, body) = strip_bom(source);
     let lines = Lines::split(body);
     let placements =
@@ -253,7 +253,7 @@ fn update(source: &str, op: &FileOp, opts: &Options) -> Result<Applied, Error> {
             patch_line: h.patch_line,
         })
         .collect::<Vec<_>>();
-    let mut a = Applied {
+    let mut a = ApplyResult {
         text: built.text,
         source: source.to_string(),
         path: (!op.path.is_empty()).then(|| op.path.clone()),
@@ -278,7 +278,7 @@ pub struct FileResult {
     /// The move destination as written (`None` unless the file moves to another path).
     pub move_to: Option<String>,
     /// The new text, the original source and the reports.
-    pub applied: Applied,
+    pub applied: ApplyResult,
 }
 
 impl FileResult {

@@ -29,8 +29,8 @@
 mod apply;
 mod build;
 pub mod error;
-pub mod ffi;
 mod generate;
+mod level;
 mod locate;
 mod options;
 pub mod patch;
@@ -46,13 +46,13 @@ pub use error::{ClosestRegion, Diagnostics, Error, Status};
 pub use generate::{
     make_add_patch, make_delete_patch, make_move_patch, make_patch, reverse, GenerateOptions,
 };
-pub use locate::{normalize, normalized, Level};
+pub use level::{normalize, normalized, Level};
 pub use options::{DiffStyle, LineEnding, Options};
 pub use patch::{
     classify_path, parse_patch, parse_patch_strict, Anchor, FileOp, Hunk, Line, LineKind, OpKind,
     Patch, PathClass,
 };
-pub use report::{Applied, DiffKind, DiffLine, HunkReport, Segment};
+pub use report::{ApplyResult, DiffKind, DiffLine, HunkReport, Segment};
 
 /// The README's examples, compiled and run as doc tests.
 #[doc = include_str!("../README.md")]

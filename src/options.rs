@@ -1,7 +1,7 @@
 //! Options that tune how patches are located and how results are produced.
 
 use crate::error::{Error, Status};
-use crate::locate::Level;
+use crate::level::Level;
 
 /// Which line terminator `*** Add File` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

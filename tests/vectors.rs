@@ -13,7 +13,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use v4a::{Applied, Error, Level, LineEnding, Mode, OpKind, Options, Status};
+use v4a::{ApplyResult, Error, Level, LineEnding, Mode, OpKind, Options, Status};
 
 /// The smallest number of vectors the suite may hold.
 const MIN_VECTORS: usize = 150;
@@ -476,12 +476,12 @@ fn describe_error(e: &Error) -> String {
 // Running
 // ---------------------------------------------------------------------------------------------
 
-/// What an apply produced: the files after it, and the `Applied` of each updated file.
+/// What an apply produced: the files after it, and the `ApplyResult` of each updated file.
 struct Produced {
     files: BTreeMap<String, Vec<u8>>,
     /// Each updated file's result with the paths that name it (its path and its destination);
     /// a single-file result has no names.
-    applied: Vec<(Vec<String>, Applied)>,
+    applied: Vec<(Vec<String>, ApplyResult)>,
 }
 
 fn run_single(case: &Case, mode_word: &str, opts: &Options) -> Result<Produced, Error> {

@@ -100,7 +100,7 @@ pub fn floor(inputs: &[String]) {
 
 /// One apply through the C ABI, as a C caller does it.
 fn c_abi_apply(source: &str, diff: &str) {
-    use v4a::ffi::*;
+    use v4a_ffi::*;
     let mut result: *mut v4a_result = std::ptr::null_mut();
     // SAFETY: valid pointer-and-length pairs, NULL options (the defaults), a valid out pointer;
     // the result is freed once.

@@ -43,7 +43,7 @@ fi
 
 command -v cargo >/dev/null || die "cargo is not installed: install Rust from https://rustup.rs"
 step "native library: cargo build --release"
-(cd "$root" && cargo build --release --locked --lib)
+(cd "$root" && cargo build --release --locked --package libv4a)
 case "$(uname -s)" in
   Darwin) native="$root/target/release/libv4a.dylib" ;;
   MINGW* | MSYS* | CYGWIN*) native="$root/target/release/v4a.dll" ;;

@@ -16,13 +16,13 @@
 use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 
-use unicode_segmentation::UnicodeSegmentation;
-use v4a::report::refine::{pair_lines, refine_pair, RefineLimits};
-use v4a::{
+use engine::report::refine::{pair_lines, refine_pair, RefineLimits};
+use engine::{
     apply_bytes, apply_patch, apply_patch_indexed, make_patch, parse_patch, parse_patch_strict,
-    reverse, Applied, DiffKind, DiffStyle, Error, GenerateOptions, Level, LineEnding, Mode, OpKind,
-    Options, Patch, Segment, Status,
+    reverse, ApplyResult, DiffKind, DiffStyle, Error, GenerateOptions, Level, LineEnding, Mode,
+    OpKind, Options, Patch, Segment, Status,
 };
+use unicode_segmentation::UnicodeSegmentation;
 
 /// Separates the parts of an input.
 pub const SEP: u8 = 0xFF;
@@ -157,7 +157,7 @@ fn bom_len(text: &str) -> usize {
 // ---------------------------------------------------------------------------------------------
 // Shared result and error checks
 
-/// What kind of result an [`Applied`] is.
+/// What kind of result an [`ApplyResult`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Update,
@@ -200,7 +200,7 @@ fn check_error(e: &Error, inputs: &[(&str, &[u8])]) {
 }
 
 /// Checks every invariant of a successful result against the source it was given.
-fn check_applied(a: &Applied, source: &str, kind: Kind, opts: &Options) {
+fn check_applied(a: &ApplyResult, source: &str, kind: Kind, opts: &Options) {
     // The original source comes back unchanged (empty for a created file).
     match kind {
         Kind::Create => assert_eq!(a.source, "", "create: the source must be empty"),
@@ -341,7 +341,7 @@ fn check_applied(a: &Applied, source: &str, kind: Kind, opts: &Options) {
 
 /// The structured diff and its segments; `exact_lines`: its lines are the texts' lines (not
 /// so after the CR + LF merge, see [`check_applied`]).
-fn check_diff(a: &Applied, opts: &Options, exact_lines: bool) {
+fn check_diff(a: &ApplyResult, opts: &Options, exact_lines: bool) {
     if opts.diff == DiffStyle::None {
         assert!(
             a.diff.is_empty() && a.segments.is_empty(),
@@ -573,7 +573,7 @@ fn check_patch(p: &Patch, line_count: u32) {
                 assert!(!h.lines.is_empty(), "an empty hunk: {h:?}");
             } else {
                 assert!(
-                    h.lines.iter().all(|l| l.kind == v4a::LineKind::Add),
+                    h.lines.iter().all(|l| l.kind == engine::LineKind::Add),
                     "{h:?}"
                 );
             }
@@ -609,7 +609,7 @@ fn without_lines(p: &Patch) -> Patch {
 /// The patch in the canonical form, or `None` when it holds text the canonical form cannot
 /// carry (a carriage return, an anchor that reads as a unified hunk header).
 fn render_canonical(p: &Patch) -> Option<String> {
-    use v4a::LineKind;
+    use engine::LineKind;
     let mut s = String::new();
     if p.has_file_headers {
         s.push_str("*** Begin Patch\n");
@@ -770,7 +770,7 @@ pub fn apply(data: &[u8]) {
 }
 
 /// The text of a success, or the status of a failure.
-fn outcome(r: &Result<Applied, Error>) -> Result<&str, Status> {
+fn outcome(r: &Result<ApplyResult, Error>) -> Result<&str, Status> {
     match r {
         Ok(a) => Ok(&a.text),
         Err(e) => Err(e.status()),
@@ -984,7 +984,7 @@ pub fn make_patch_round_trip(data: &[u8]) {
                 return;
             }
             assert_eq!(parsed.ops.len(), 1);
-            let r = v4a::apply(&old, &p, Mode::Update, &Options::default())
+            let r = engine::apply(&old, &p, Mode::Update, &Options::default())
                 .unwrap_or_else(|e| panic!("generated patch does not apply: {e:?}\n{p}"));
             assert_eq!(r.text, new, "generated patch gives another text:\n{p}");
             for h in &r.hunks {
@@ -1113,7 +1113,7 @@ pub fn ffi(data: &[u8]) {
 }
 
 mod c {
-    pub use v4a::ffi::*;
+    pub use v4a_ffi::*;
 }
 
 const OK: u32 = c::V4A_STATUS_OK;
@@ -1214,7 +1214,7 @@ unsafe fn take_text(t: *mut c::v4a_text, status: u32, expect: &Result<String, St
 }
 
 /// Reads every view of a result and compares it with the Rust API's outcome.
-unsafe fn read_result(r: *const c::v4a_result, expect: &Result<Applied, Status>, context: u32) {
+unsafe fn read_result(r: *const c::v4a_result, expect: &Result<ApplyResult, Status>, context: u32) {
     assert!(!r.is_null());
     let status = c::v4a_result_status(r).0;
     assert_eq!(
@@ -1716,15 +1716,15 @@ unsafe fn ffi_unsafe(data: &[u8]) {
     }
     let mut t = std::ptr::null_mut();
     let st = c::v4a_make_add_patch(pathp, pathl, np, nl, &mut t);
-    let expect =
-        seen_str(path, path_how).and_then(|p| Ok(v4a::make_add_patch(p, seen_str(new, new_how)?)));
+    let expect = seen_str(path, path_how)
+        .and_then(|p| Ok(engine::make_add_patch(p, seen_str(new, new_how)?)));
     take_text(t, st.0, &expect);
     let mut t = std::ptr::null_mut();
     let st = c::v4a_make_delete_patch(pathp, pathl, &mut t);
     take_text(
         t,
         st.0,
-        &seen_str(path, path_how).map(v4a::make_delete_patch),
+        &seen_str(path, path_how).map(engine::make_delete_patch),
     );
     assert_eq!(
         c::v4a_make_delete_patch(pathp, pathl, std::ptr::null_mut()).0,
@@ -1739,7 +1739,7 @@ unsafe fn ffi_unsafe(data: &[u8]) {
         .map_err(|_| Status::InvalidUtf8)
         .and_then(|l| {
             let lv = LEVELS.get(level as usize).ok_or(Status::InvalidArgument)?;
-            Ok(v4a::normalized(l, *lv))
+            Ok(engine::normalized(l, *lv))
         });
     take_text(t, st.0, &expect);
 
@@ -1748,7 +1748,7 @@ unsafe fn ffi_unsafe(data: &[u8]) {
     match seen_str(path, path_how) {
         Ok(p) => {
             assert_eq!(st.0, OK);
-            assert_eq!(class, v4a::classify_path(p) as u32);
+            assert_eq!(class, engine::classify_path(p) as u32);
         }
         Err(s) => assert_eq!(st.0, s.code()),
     }
@@ -1835,7 +1835,7 @@ unsafe fn ffi_make_patch(
     let st = c::v4a_make_move_patch(op_, ol, np, nl, pathp, pathl, np, nl, g_ptr, &mut t);
     let expect = strs().and_then(|(o, n, p)| {
         let g = gen_expect.clone()?;
-        v4a::make_move_patch(o, n, p, Some(n), &g).map_err(|e| e.status())
+        engine::make_move_patch(o, n, p, Some(n), &g).map_err(|e| e.status())
     });
     take_text(t, st.0, &expect);
 }

@@ -9,7 +9,8 @@ mod typography;
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::locate::{Level, Placement};
+use crate::level::Level;
+use crate::locate::Placement;
 use crate::options::Options;
 use crate::patch::{Hunk, LineKind};
 use crate::text::{Eol, Lines};

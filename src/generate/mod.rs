@@ -130,7 +130,7 @@ fn hunks_for(
         ..Options::default()
     };
     let opts = Options::default();
-    let misplaced = |r: &crate::report::Applied, groups: &[Group]| -> Vec<usize> {
+    let misplaced = |r: &crate::report::ApplyResult, groups: &[Group]| -> Vec<usize> {
         r.hunks
             .iter()
             .zip(groups)

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::diagnose;
 use super::index::{Budget, LineIndex};
-use super::{Context, Level};
+use super::{HunkRef, Level};
 use crate::error::{Diagnostics, Error, Status};
 use crate::options::Options;
 use crate::patch::Anchor;
@@ -25,7 +25,7 @@ pub(crate) struct AnchorMatch {
 /// Locates the hunk's anchors; `None` when it has none.
 pub(crate) fn resolve(
     index: &mut LineIndex<'_>,
-    cx: &Context<'_>,
+    cx: &HunkRef<'_>,
     region_start: usize,
     opts: &Options,
     budget: &mut Budget,
@@ -78,7 +78,7 @@ pub(crate) fn resolve(
 /// finds any. Two or more there is an ambiguity error (unless first-match mode).
 fn find_unique(
     index: &mut LineIndex<'_>,
-    cx: &Context<'_>,
+    cx: &HunkRef<'_>,
     anchor: &Anchor,
     range: Range<usize>,
     opts: &Options,
@@ -162,7 +162,7 @@ pub(crate) fn enclosing_header(index: &LineIndex<'_>, at: usize, max_scan: usize
 
 fn ambiguous(
     index: &mut LineIndex<'_>,
-    cx: &Context<'_>,
+    cx: &HunkRef<'_>,
     anchor: &Anchor,
     found: &[usize],
 ) -> Error {
@@ -211,7 +211,7 @@ fn ambiguous(
 
 fn not_found(
     index: &mut LineIndex<'_>,
-    cx: &Context<'_>,
+    cx: &HunkRef<'_>,
     anchor: &Anchor,
     k: usize,
     prev: Option<usize>,

@@ -9,9 +9,9 @@ use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 use super::anchor::{enclosing_header, AnchorMatch};
 use super::index::{hash_str, Budget, LineIndex};
-use super::level::{normalize, normalized, Level};
-use super::Context;
+use super::HunkRef;
 use crate::error::{ClosestRegion, Diagnostics, Error, Status};
+use crate::level::{normalize, normalized, Level};
 use crate::options::Options;
 use crate::patch::LineKind;
 
@@ -147,7 +147,7 @@ pub(crate) fn closest_lines(
 /// The ambiguity error for an unanchored hunk matching `found` places at `level`.
 pub(crate) fn ambiguous(
     index: &mut LineIndex<'_>,
-    cx: &Context<'_>,
+    cx: &HunkRef<'_>,
     old: &[&str],
     found: &[usize],
     level: Level,
@@ -233,7 +233,7 @@ pub(crate) fn ambiguous(
 /// The not-found error: closest region, differing lines, corrected hunk.
 pub(crate) fn not_found(
     index: &mut LineIndex<'_>,
-    cx: &Context<'_>,
+    cx: &HunkRef<'_>,
     old: &[&str],
     anchor: Option<&AnchorMatch>,
     region_start: usize,
@@ -411,7 +411,7 @@ struct Corrected {
 /// region with a line diff (pairs of differing lines are replacements).
 fn corrected_hunk(
     index: &mut LineIndex<'_>,
-    cx: &Context<'_>,
+    cx: &HunkRef<'_>,
     old: &[&str],
     r: &Region,
 ) -> Corrected {

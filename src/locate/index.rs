@@ -9,8 +9,8 @@ use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use super::level::{normalize, normalize_cow, trim_end_ws, trim_ws, Level};
 use crate::error::{Error, Status};
+use crate::level::{normalize, normalize_cow, trim_end_ws, trim_ws, Level};
 use crate::text::Lines;
 
 /// Search work allowance, in line comparisons or hash steps.
@@ -470,8 +470,8 @@ mod tests {
         (0..=file.len() - pat.len())
             .filter(|&s| {
                 pat.iter().enumerate().all(|(k, p)| {
-                    super::super::level::normalized(file[s + k], level)
-                        == super::super::level::normalized(p, level)
+                    crate::level::normalized(file[s + k], level)
+                        == crate::level::normalized(p, level)
                 })
             })
             .collect()

@@ -7,12 +7,11 @@
 mod anchor;
 mod diagnose;
 mod index;
-mod level;
 
-pub use level::{normalize, normalized, Level};
+pub(crate) use crate::level::Level;
 
+pub(crate) use crate::level::fold_single;
 pub(crate) use index::Budget;
-pub(crate) use level::fold_single;
 
 use crate::error::{Diagnostics, Error, Status};
 use crate::options::Options;
@@ -49,14 +48,14 @@ pub(crate) struct Placement {
     pub already_applied: bool,
 }
 
-/// Who is being located: names used in messages.
-pub(crate) struct Context<'c> {
+/// The hunk being placed (its file, index and lines): what messages name.
+pub(crate) struct HunkRef<'c> {
     pub path: &'c str,
     pub hunk_index: usize,
     pub hunk: &'c Hunk,
 }
 
-impl Context<'_> {
+impl HunkRef<'_> {
     pub(crate) fn file_name(&self) -> String {
         if self.path.is_empty() {
             "the file".to_string()
@@ -101,7 +100,7 @@ pub(crate) fn locate_hunks(
         index.prefetch_exact(&olds, CANDIDATE_LIMIT, &mut budget)?;
     }
     for (i, hunk) in hunks.iter().enumerate() {
-        let cx = Context {
+        let cx = HunkRef {
             path,
             hunk_index: i,
             hunk,
@@ -223,7 +222,7 @@ fn new_side(hunk: &Hunk, used: usize) -> Vec<&str> {
 
 fn locate_one(
     index: &mut LineIndex<'_>,
-    cx: &Context<'_>,
+    cx: &HunkRef<'_>,
     region_start: usize,
     placed: &[Placement],
     opts: &Options,
@@ -272,7 +271,7 @@ fn locate_one(
 #[allow(clippy::too_many_arguments)]
 fn place_old_side(
     index: &mut LineIndex<'_>,
-    cx: &Context<'_>,
+    cx: &HunkRef<'_>,
     used: usize,
     region_start: usize,
     anchor: Option<&AnchorMatch>,
@@ -440,7 +439,7 @@ fn finish(index: &mut LineIndex<'_>, old: &[&str], mut p: Placement, opts: &Opti
 /// A hunk whose old side is nowhere but whose new side is found uniquely is already applied.
 fn already_applied(
     index: &mut LineIndex<'_>,
-    cx: &Context<'_>,
+    cx: &HunkRef<'_>,
     used: usize,
     anchor: Option<&AnchorMatch>,
     opts: &Options,

@@ -9,7 +9,7 @@ pub use unified::unified_diff;
 use std::ops::Range;
 
 use crate::build::Change;
-use crate::locate::Level;
+use crate::level::Level;
 use crate::options::{DiffStyle, Options};
 use crate::text::{strip_bom, Lines};
 
@@ -48,10 +48,10 @@ pub struct DiffLine {
     pub new_line: Option<u32>,
     /// The hunk (0-based) the line belongs to: changed lines and the context lines of a hunk.
     pub hunk: Option<usize>,
-    /// The line's bytes (terminator excluded): in [`Applied::source`] for equal and delete
-    /// entries, in [`Applied::text`] for add entries. See [`Applied::line_text`].
+    /// The line's bytes (terminator excluded): in [`ApplyResult::source`] for equal and delete
+    /// entries, in [`ApplyResult::text`] for add entries. See [`ApplyResult::line_text`].
     pub text: Range<usize>,
-    /// This line's character-level segments in [`Applied::segments`]; empty when the line is
+    /// This line's character-level segments in [`ApplyResult::segments`]; empty when the line is
     /// unchanged, unpaired, or refinement was not requested or exceeded its limits.
     pub segments: Range<usize>,
 }
@@ -102,7 +102,7 @@ pub struct HunkReport {
 /// assert_eq!(kinds, [(DiffKind::Equal, "a"), (DiffKind::Delete, "b"), (DiffKind::Add, "c")]);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct Applied {
+pub struct ApplyResult {
     /// The new text (empty for a deleted file).
     pub text: String,
     /// The original source, unchanged (empty for an added file).
@@ -123,7 +123,7 @@ pub struct Applied {
     pub changes: Vec<Change>,
 }
 
-impl Applied {
+impl ApplyResult {
     /// The text of a diff entry.
     pub fn line_text(&self, line: &DiffLine) -> &str {
         let base = match line.kind {
@@ -159,7 +159,7 @@ impl Applied {
 }
 
 /// Lines of the source (BOM excluded) and of the new text, with the BOM byte offsets.
-pub(crate) fn split_both(a: &Applied) -> (Lines<'_>, usize, Lines<'_>, usize) {
+pub(crate) fn split_both(a: &ApplyResult) -> (Lines<'_>, usize, Lines<'_>, usize) {
     let (_, src) = strip_bom(&a.source);
     let (_, new) = strip_bom(&a.text);
     (
@@ -171,7 +171,7 @@ pub(crate) fn split_both(a: &Applied) -> (Lines<'_>, usize, Lines<'_>, usize) {
 }
 
 /// For each hunk, its original-line range; used to tag context lines with their hunk.
-fn hunk_of_old_line(a: &Applied) -> Vec<(usize, usize, usize)> {
+fn hunk_of_old_line(a: &ApplyResult) -> Vec<(usize, usize, usize)> {
     let mut v: Vec<(usize, usize, usize)> = a
         .hunks
         .iter()
@@ -186,7 +186,11 @@ fn hunk_of_old_line(a: &Applied) -> Vec<(usize, usize, usize)> {
     v
 }
 
-fn structured_diff(a: &Applied, style: DiffStyle, refine: bool) -> (Vec<DiffLine>, Vec<Segment>) {
+fn structured_diff(
+    a: &ApplyResult,
+    style: DiffStyle,
+    refine: bool,
+) -> (Vec<DiffLine>, Vec<Segment>) {
     let mut diff = Vec::new();
     let mut segments = Vec::new();
     if style == DiffStyle::None {
@@ -293,7 +297,7 @@ fn structured_diff(a: &Applied, style: DiffStyle, refine: bool) -> (Vec<DiffLine
 }
 
 /// Fills the structured diff of a fresh result according to the options.
-pub(crate) fn finish(a: &mut Applied, opts: &Options) {
+pub(crate) fn finish(a: &mut ApplyResult, opts: &Options) {
     if opts.diff != DiffStyle::None {
         a.compute_diff(opts.diff, opts.refine);
     }

@@ -1,6 +1,6 @@
-//! Unified diff rendering (`---`/`+++`/`@@ -a,b +c,d @@`) of an [`Applied`] result.
+//! Unified diff rendering (`---`/`+++`/`@@ -a,b +c,d @@`) of an [`ApplyResult`] result.
 
-use super::Applied;
+use super::ApplyResult;
 use crate::build::Change;
 use crate::error::{Error, Status};
 use crate::text::{strip_bom, Lines};
@@ -26,7 +26,7 @@ fn range(start: usize, len: usize) -> String {
     }
 }
 
-pub(super) fn render(a: &Applied, context: usize) -> String {
+pub(super) fn render(a: &ApplyResult, context: usize) -> String {
     if a.source == a.text {
         return String::new();
     }
@@ -52,7 +52,7 @@ fn split<'t>(source: &'t str, text: &'t str) -> (Lines<'t>, Lines<'t>) {
 
 /// Renders a unified diff (`---`/`+++`/`@@ -a,b +c,d @@`) from the parts of a result: the
 /// original and new texts, the path and move destination as written, and the edit script.
-/// [`Applied::unified_diff`] is this over its own fields; bindings that keep only the parts
+/// [`ApplyResult::unified_diff`] is this over its own fields; bindings that keep only the parts
 /// (not the native result) call this through the C ABI. Empty when nothing changed.
 ///
 /// The edit script must be one the texts can have: changes in order, each starting at or

@@ -8,7 +8,7 @@ use super::types::{
     v4a_segments, v4a_status,
 };
 use super::{V4A_STATUS_INTERNAL, V4A_STATUS_NULL_ARGUMENT};
-use crate::error::{Error, Status};
+use engine::error::{Error, Status};
 
 /// Why an export stopped before doing its work.
 #[derive(Debug)]
@@ -101,7 +101,7 @@ pub(crate) fn run<T: Fallback>(body: impl FnOnce() -> Result<T, Fail>) -> T {
 /// `Result<T, Fail>`; `?` on [`Fail::Null`] returns the NULL fallback. Panics are caught.
 macro_rules! ffi_boundary {
     ($($body:tt)*) => {
-        $crate::ffi::boundary::run(move || -> ::core::result::Result<_, $crate::ffi::boundary::Fail> {
+        $crate::boundary::run(move || -> ::core::result::Result<_, $crate::boundary::Fail> {
             $($body)*
         })
     };

@@ -34,7 +34,7 @@ pub use text::*;
 pub use tools::{v4a_file_grammar, v4a_grammar, v4a_instructions, v4a_tool_schema};
 pub use types::*;
 
-use crate::{Level, Status};
+use engine::{Level, Status};
 
 /// Major version of the library (`Cargo.toml`).
 pub const V4A_VERSION_MAJOR: u32 = 0;
@@ -231,3 +231,9 @@ pub extern "C" fn v4a_test_panic() -> v4a_status {
 
 #[cfg(test)]
 mod tests;
+
+// The fuzz targets' corpora replayed as unit tests.
+#[cfg(test)]
+extern crate self as v4a_ffi;
+#[cfg(test)]
+mod fuzz_corpus;

@@ -4,7 +4,7 @@ use super::boundary::{enum_in, ffi_boundary, out_ptr, str_in};
 use super::options::generate_options_in;
 use super::text::v4a_text;
 use super::types::{v4a_generate_options, v4a_status};
-use crate::Level;
+use engine::Level;
 
 /// Writes a V4A patch (`*** Update File:` envelope) that turns `old_text` into `new_text`,
 /// with `context` lines of context, adding context or an `@@` anchor until every hunk is
@@ -32,7 +32,7 @@ pub unsafe extern "C" fn v4a_make_patch(
             let new = str_in("new text", new_text, new_len)?;
             let path = str_in("path", path, path_len)?;
             let gen = generate_options_in(options)?;
-            crate::make_patch(old, new, path, &gen)
+            engine::make_patch(old, new, path, &gen)
         })();
         Ok(v4a_text::publish(out, outcome))
     }
@@ -62,7 +62,7 @@ pub unsafe extern "C" fn v4a_make_move_patch(
             let path = str_in("path", path, path_len)?;
             let destination = str_in("destination", destination, destination_len)?;
             let gen = generate_options_in(options)?;
-            crate::make_move_patch(old, new, path, Some(destination), &gen)
+            engine::make_move_patch(old, new, path, Some(destination), &gen)
         })();
         Ok(v4a_text::publish(out, outcome))
     }
@@ -84,7 +84,7 @@ pub unsafe extern "C" fn v4a_make_add_patch(
         let outcome = (|| {
             let path = str_in("path", path, path_len)?;
             let text = str_in("text", text, text_len)?;
-            Ok(crate::make_add_patch(path, text))
+            Ok(engine::make_add_patch(path, text))
         })();
         Ok(v4a_text::publish(out, outcome))
     }
@@ -100,7 +100,7 @@ pub unsafe extern "C" fn v4a_make_delete_patch(
 ) -> v4a_status {
     ffi_boundary! {
         let out = out_ptr(text_out)?;
-        let outcome = str_in("path", path, path_len).map(crate::make_delete_patch);
+        let outcome = str_in("path", path, path_len).map(engine::make_delete_patch);
         Ok(v4a_text::publish(out, outcome))
     }
 }
@@ -122,7 +122,7 @@ pub unsafe extern "C" fn v4a_normalize(
         let outcome = (|| {
             let line = str_in("line", line, line_len)?;
             let level = enum_in("level", level, &Level::ALL, "V4A_LEVEL_EXACT (0) ... V4A_LEVEL_FOLD (4)")?;
-            Ok(crate::normalized(line, level))
+            Ok(engine::normalized(line, level))
         })();
         Ok(v4a_text::publish(out, outcome))
     }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
-use v4a::{Applied, DiffKind, DiffLine, FileResult, HunkReport, OpKind, PatchResult, Segment};
+use v4a::{ApplyResult, DiffKind, DiffLine, FileResult, HunkReport, OpKind, PatchResult, Segment};
 
 const HEADER: Style = Style::new().bold();
 const RANGE: Style = Style::new().fg_color(Some(anstyle::Color::Ansi(AnsiColor::Cyan)));
@@ -27,7 +27,7 @@ fn styled(out: &mut String, style: Style, text: &str) {
 
 /// The unified diff of one file, with colours and, where the result carries character-level
 /// segments (`Options::refine` with a structured diff), the changed characters highlighted.
-pub fn file_diff(out: &mut String, a: &Applied) {
+pub fn file_diff(out: &mut String, a: &ApplyResult) {
     let text = a.unified_diff(CONTEXT as usize);
     let mut deleted = a.diff.iter().filter(|d| d.kind == DiffKind::Delete);
     let mut added = a.diff.iter().filter(|d| d.kind == DiffKind::Add);
@@ -48,7 +48,7 @@ pub fn file_diff(out: &mut String, a: &Applied) {
 /// A `-` or `+` line: in the line's colour, its changed segments inverted.
 fn changed_line(
     out: &mut String,
-    a: &Applied,
+    a: &ApplyResult,
     prefix: &str,
     body: &str,
     entry: Option<&DiffLine>,

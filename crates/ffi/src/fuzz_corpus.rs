@@ -2,9 +2,9 @@
 //! `fuzz/corpus/<target>/` (the minimised corpus) and `fuzz/regressions/<target>/` (inputs that
 //! once crashed) goes through the same check as the fuzz target (`fuzz/src/checks.rs`).
 //!
-//! `V4A_FUZZ_CORPUS=DIR cargo test --test fuzz_corpus` replays `DIR/<target>/` instead.
+//! `V4A_FUZZ_CORPUS=DIR cargo test -p v4a-ffi fuzz_corpus` replays `DIR/<target>/` instead.
 
-#[path = "../fuzz/src/checks.rs"]
+#[path = "../../../fuzz/src/checks.rs"]
 mod checks;
 
 use std::fs;
@@ -14,7 +14,7 @@ fn dirs(target: &str) -> Vec<PathBuf> {
     if let Some(dir) = std::env::var_os("V4A_FUZZ_CORPUS") {
         return vec![Path::new(&dir).join(target)];
     }
-    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
     vec![
         fuzz.join("corpus").join(target),
         fuzz.join("regressions").join(target),
@@ -86,8 +86,8 @@ fn every_target_is_replayed() {
 /// shared vector can express are vectors instead (`tests/vectors/`); the raw inputs are in
 /// `fuzz/regressions/`.
 mod regressions {
-    use v4a::report::refine::{refine_pair, RefineLimits};
-    use v4a::{apply, make_patch, Change, DiffKind, GenerateOptions, Mode, Options, Segment};
+    use engine::report::refine::{refine_pair, RefineLimits};
+    use engine::{apply, make_patch, Change, DiffKind, GenerateOptions, Mode, Options, Segment};
 
     fn seg(kind: DiffKind, start: usize, end: usize) -> Segment {
         Segment { kind, start, end }
@@ -141,7 +141,7 @@ mod regressions {
         let change =
             |old: std::ops::Range<usize>, new: std::ops::Range<usize>| Change { old, new, hunk: 0 };
         let render = |changes: &[Change]| {
-            v4a::report::unified_diff("a\nb\nc\n", "x\nb\ny\n", None, None, changes, 3)
+            engine::report::unified_diff("a\nb\nc\n", "x\nb\ny\n", None, None, changes, 3)
         };
         let ok = render(&[change(0..1, 0..1), change(2..3, 2..3)]).unwrap();
         assert!(ok.starts_with("--- a\n+++ b\n@@ -1,3 +1,3 @@\n"), "{ok}");
@@ -152,7 +152,7 @@ mod regressions {
             vec![change(0..1, 4..5)],
         ] {
             let e = render(&bad).unwrap_err();
-            assert_eq!(e.status(), v4a::Status::InvalidArgument);
+            assert_eq!(e.status(), engine::Status::InvalidArgument);
             assert!(e.to_string().contains("change "), "{e}");
         }
     }

@@ -8,7 +8,7 @@ use super::{
     V4A_DIFF_STYLE_CHANGES, V4A_DIFF_STYLE_FULL, V4A_DIFF_STYLE_NONE, V4A_LINE_ENDING_CRLF,
     V4A_LINE_ENDING_LF, V4A_NO_FUZZ_LIMIT, V4A_STATUS_OK,
 };
-use crate::{DiffStyle, Error, GenerateOptions, Level, LineEnding, Options, Status};
+use engine::{DiffStyle, Error, GenerateOptions, Level, LineEnding, Options, Status};
 
 /// Context lines of `V4A_DIFF_STYLE_CHANGES` when the caller does not choose.
 const DEFAULT_DIFF_CONTEXT: u32 = 3;

@@ -8,12 +8,12 @@ use super::boundary::{enum_in, ffi_boundary, out_value};
 use super::cstr::static_view;
 use super::types::{v4a_bytes, v4a_status};
 use super::V4A_STATUS_OK;
-use crate::tools::{Flavor, Shape};
+use engine::tools::{Flavor, Shape};
 
 /// A file of `tools/` with a NUL appended.
 macro_rules! tools_file {
     ($name:literal) => {
-        concat!(include_str!(concat!("../../tools/", $name)), "\0")
+        concat!(include_str!(concat!("../../../tools/", $name)), "\0")
     };
 }
 

@@ -2,7 +2,7 @@
 //! the README, section "The `v4a` command"). Hunk numbers are 1-based, like the messages.
 
 use serde_json::{json, Value};
-use v4a::{Applied, DiffLine, FileResult, HunkReport, PatchResult};
+use v4a::{ApplyResult, DiffLine, FileResult, HunkReport, PatchResult};
 
 use crate::failure::Failure;
 use crate::render::CONTEXT;
@@ -68,7 +68,7 @@ fn hunk(i: usize, h: &HunkReport) -> Value {
     })
 }
 
-fn diff_line(a: &Applied, d: &DiffLine) -> Value {
+fn diff_line(a: &ApplyResult, d: &DiffLine) -> Value {
     json!({
         "kind": d.kind.name(),
         "old_line": d.old_line,

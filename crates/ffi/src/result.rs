@@ -13,7 +13,7 @@ use super::{
     V4A_DIFF_ADD, V4A_DIFF_DELETE, V4A_DIFF_EQUAL, V4A_HUNK_ALREADY_APPLIED, V4A_HUNK_END_OF_FILE,
     V4A_HUNK_OUT_OF_ORDER, V4A_HUNK_REINDENTED, V4A_STATUS_OK,
 };
-use crate::{Applied, DiffKind, Error, Mode, Status};
+use engine::{ApplyResult, DiffKind, Error, Mode, Status};
 
 /// The outcome of a single-file apply (or of one file of a multi-file patch): the new text,
 /// the original source and the reports on success, the error on failure.
@@ -22,11 +22,11 @@ pub struct v4a_result {
     outcome: Result<Success, ErrorStore>,
 }
 
-/// The converted views of a successful [`Applied`], pointing into buffers owned here.
+/// The converted views of a successful [`ApplyResult`], pointing into buffers owned here.
 #[derive(Debug)]
 struct Success {
     /// Its strings NUL-terminated in place; kept for `unified_diff`.
-    applied: Applied,
+    applied: ApplyResult,
     text: v4a_bytes,
     source: v4a_bytes,
     path: v4a_bytes,
@@ -53,7 +53,7 @@ fn number(index: Option<usize>) -> u32 {
 }
 
 impl Success {
-    fn new(mut a: Applied) -> Success {
+    fn new(mut a: ApplyResult) -> Success {
         let text = nul_terminate(&mut a.text);
         let source = nul_terminate(&mut a.source);
         let path = nul_terminate_opt(&mut a.path);
@@ -153,7 +153,7 @@ impl Success {
 }
 
 impl v4a_result {
-    pub(crate) fn new(outcome: Result<Applied, Error>) -> v4a_result {
+    pub(crate) fn new(outcome: Result<ApplyResult, Error>) -> v4a_result {
         v4a_result {
             outcome: outcome.map(Success::new).map_err(ErrorStore::new),
         }
@@ -174,7 +174,7 @@ impl v4a_result {
 /// Stores a new result in `out` and returns its status.
 pub(crate) fn publish_result(
     out: &mut *mut v4a_result,
-    outcome: Result<Applied, Error>,
+    outcome: Result<ApplyResult, Error>,
 ) -> v4a_status {
     let result = v4a_result::new(outcome);
     let status = result.status();
@@ -221,7 +221,7 @@ pub unsafe extern "C" fn v4a_apply(
             let mode = enum_in("mode", mode, &Mode::ALL, MODE_NAMES)
                 .map_err(|e| Error::simple(Status::UnsupportedMode, e.message()))?;
             let options = options_in(options)?;
-            crate::apply_bytes(source, diff, mode, &options)
+            engine::apply_bytes(source, diff, mode, &options)
         })();
         Ok(publish_result(out, outcome))
     }
@@ -249,7 +249,7 @@ pub unsafe extern "C" fn v4a_apply_mode_name(
             let diff = bytes_in("diff", diff, diff_len)?;
             let mode: Mode = str_in("mode name", mode_name, mode_name_len)?.parse()?;
             let options = options_in(options)?;
-            crate::apply_bytes(source, diff, mode, &options)
+            engine::apply_bytes(source, diff, mode, &options)
         })();
         Ok(publish_result(out, outcome))
     }
@@ -403,12 +403,12 @@ pub unsafe extern "C" fn v4a_unified_diff(
                 // SAFETY: non-NULL, and the caller promises `changes_len` readable elements.
                 unsafe { std::slice::from_raw_parts(changes, changes_len) }
             };
-            let changes: Vec<crate::Change> = changes
+            let changes: Vec<engine::Change> = changes
                 .iter()
                 .map(|c| {
                     let old = c.old_start.saturating_sub(1) as usize;
                     let new = c.new_start.saturating_sub(1) as usize;
-                    crate::Change {
+                    engine::Change {
                         old: old..old.saturating_add(c.old_len as usize),
                         new: new..new.saturating_add(c.new_len as usize),
                         hunk: c.hunk.saturating_sub(1) as usize,
@@ -416,7 +416,7 @@ pub unsafe extern "C" fn v4a_unified_diff(
                 })
                 .collect();
             let opt = |s: &str| (!s.is_empty()).then_some(s.to_string());
-            crate::report::unified_diff(
+            engine::report::unified_diff(
                 source,
                 text,
                 opt(path).as_deref(),

@@ -6,7 +6,7 @@ use super::cstr::{empty_view, CText};
 use super::error::ErrorStore;
 use super::types::{v4a_bytes, v4a_error, v4a_status};
 use super::{V4A_STATUS_INTERNAL, V4A_STATUS_OK};
-use crate::error::{Error, Status};
+use engine::error::{Error, Status};
 
 /// A text made by v4a (a generated patch, a unified diff, ...), or the error that prevented
 /// it.

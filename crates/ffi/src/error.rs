@@ -3,7 +3,7 @@
 use super::cstr::{nul_terminate, nul_terminate_opt};
 use super::types::{v4a_error, v4a_u32s};
 use super::V4A_NO_OFFSET;
-use crate::error::Error;
+use engine::error::Error;
 
 /// An [`Error`] with its C view; the strings the view points to are owned here.
 #[derive(Debug)]

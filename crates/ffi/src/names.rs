@@ -4,7 +4,7 @@
 
 use std::ffi::CStr;
 
-use crate::{Level, Status};
+use engine::{Level, Status};
 
 /// [`Status::name`] with a NUL.
 pub(crate) fn status_name(s: Status) -> &'static CStr {

@@ -171,7 +171,9 @@ fn json_of(o: &Output) -> Value {
 // ---------------------------------------------------------------------------------------------
 
 fn vectors_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join("tests/vectors")
 }
 
 /// The flags that ask for a vector's `options`.
@@ -1361,13 +1363,15 @@ fn schema_grammar_and_instructions_print_the_tool_kit() {
 // ---------------------------------------------------------------------------------------------
 
 fn demo_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join("examples/demo")
 }
 
 /// Runs `v4a apply --dir examples/demo <args>` from the repository root, as the README does.
 fn demo(args: &[&str]) -> Output {
     let mut c = v4a();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"))
+    c.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
         .args(["apply", "--dir", "examples/demo"])
         .args(args);
     run_with(c, None)
@@ -1379,8 +1383,12 @@ fn the_readme_shows_the_real_output_of_the_demo() {
     let out = demo(&["--dry-run", "examples/demo/fix.patch"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(tree(&demo_dir()), before, "the demo is a dry run");
-    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README.md");
+    let readme = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join("README.md"),
+    )
+    .expect("README.md");
     assert!(
         readme.contains(
             "cargo run --release -- apply --dir examples/demo --dry-run examples/demo/fix.patch"

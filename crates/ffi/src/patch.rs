@@ -16,7 +16,7 @@ use super::types::{
     v4a_source, v4a_status,
 };
 use super::{V4A_OP_ADD, V4A_OP_DELETE, V4A_OP_UPDATE, V4A_STATUS_OK};
-use crate::{classify_path, Error, OpKind, Patch, PatchResult, PathClass, Status};
+use engine::{classify_path, Error, OpKind, Patch, PatchResult, PathClass, Status};
 
 pub(crate) fn op_kind(kind: OpKind) -> u32 {
     match kind {
@@ -112,7 +112,7 @@ pub unsafe extern "C" fn v4a_patch_parse(
     patch_out: *mut *mut v4a_patch,
 ) -> v4a_status {
     ffi_boundary! {
-        parse(patch, patch_len, patch_out, crate::parse_patch)
+        parse(patch, patch_len, patch_out, engine::parse_patch)
     }
 }
 
@@ -125,7 +125,7 @@ pub unsafe extern "C" fn v4a_patch_parse_strict(
     patch_out: *mut *mut v4a_patch,
 ) -> v4a_status {
     ffi_boundary! {
-        parse(patch, patch_len, patch_out, crate::parse_patch_strict)
+        parse(patch, patch_len, patch_out, engine::parse_patch_strict)
     }
 }
 
@@ -298,7 +298,7 @@ pub unsafe extern "C" fn v4a_patch_apply(
                 .parsed()?;
             let sources = sources_in(patch, sources, sources_len)?;
             let options = options_in(options)?;
-            crate::apply_patch_indexed(patch, |i, _| sources[i], &options)
+            engine::apply_patch_indexed(patch, |i, _| sources[i], &options)
         })();
         let set = v4a_result_set {
             outcome: outcome.map(Files::new).map_err(ErrorStore::new),
@@ -397,7 +397,7 @@ pub unsafe extern "C" fn v4a_patch_reverse(
                 .enumerate()
                 .map(|(i, op)| (op.path.as_str(), i))
                 .collect();
-            crate::reverse(patch, |path| by_path.get(path).and_then(|&i| sources[i]), &options)
+            engine::reverse(patch, |path| by_path.get(path).and_then(|&i| sources[i]), &options)
         })();
         Ok(v4a_text::publish(out, outcome))
     }

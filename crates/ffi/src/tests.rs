@@ -10,8 +10,8 @@ use super::boundary::{run, Fail};
 use super::names::{level_name, status_category, status_name};
 use super::tools::{tool_schema_nul, FILE_GRAMMAR_NUL, GRAMMAR_NUL, INSTRUCTIONS_NUL};
 use super::*;
-use crate::tools::{file_grammar, grammar, instructions, tool_schema, Flavor, Shape};
-use crate::{Mode, PathClass};
+use engine::tools::{file_grammar, grammar, instructions, tool_schema, Flavor, Shape};
+use engine::{Mode, PathClass};
 
 #[test]
 fn version_constants_match_cargo_toml() {
