@@ -182,6 +182,36 @@
 #define V4A_STATUS_INTERNAL 16
 
 /**
+ * An `*** Add File` or `*** Move to` names a file that already exists (overwriting it would lose it), unless the caller allows overwriting.
+ */
+#define V4A_STATUS_FILE_EXISTS 17
+
+/**
+ * Base-aware apply: a hunk changes lines that the current text also changed since the base.
+ */
+#define V4A_STATUS_CONFLICT 18
+
+/**
+ * Workspace layer: a file changed on disk after it was read; nothing was written.
+ */
+#define V4A_STATUS_CHANGED_ON_DISK 19
+
+/**
+ * Workspace layer: a path leaves the root, goes through a link out of it, or names version-control metadata.
+ */
+#define V4A_STATUS_UNSAFE_PATH 20
+
+/**
+ * Workspace layer: another apply holds the root's lock.
+ */
+#define V4A_STATUS_LOCKED 21
+
+/**
+ * The matched lines admit no consistent map from the patch's indentation to the file's, so added lines cannot be indented safely.
+ */
+#define V4A_STATUS_INCONSISTENT_INDENTATION 22
+
+/**
  * Mode of `v4a_apply`: apply the diff's hunks to the source.
  */
 #define V4A_MODE_UPDATE 0

@@ -6,8 +6,10 @@
 
 use std::fmt;
 
-/// Stable status codes. The numbers are part of the C ABI (`V4A_STATUS_*`) and never change.
+/// Stable status codes. The numbers are part of the C ABI (`V4A_STATUS_*`) and never change;
+/// new codes are appended, so a `match` needs a wildcard arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 #[repr(u32)]
 pub enum Status {
     /// Success.
@@ -46,11 +48,23 @@ pub enum Status {
     /// A bug in v4a: a caught panic, or an internal check that failed (generation that could
     /// not make its hunks unique). Please report it.
     Internal = 16,
+    /// An `*** Add File` or `*** Move to` names a file that already exists (overwriting it would lose it), unless the caller allows overwriting.
+    FileExists = 17,
+    /// Base-aware apply: a hunk changes lines that the current text also changed since the base.
+    Conflict = 18,
+    /// Workspace layer: a file changed on disk after it was read; nothing was written.
+    ChangedOnDisk = 19,
+    /// Workspace layer: a path leaves the root, goes through a link out of it, or names version-control metadata.
+    UnsafePath = 20,
+    /// Workspace layer: another apply holds the root's lock.
+    Locked = 21,
+    /// The matched lines admit no consistent map from the patch's indentation to the file's, so added lines cannot be indented safely.
+    InconsistentIndentation = 22,
 }
 
 impl Status {
     /// All status codes, in numeric order.
-    pub const ALL: [Status; 17] = [
+    pub const ALL: [Status; 23] = [
         Status::Ok,
         Status::InvalidArgument,
         Status::NullArgument,
@@ -68,6 +82,12 @@ impl Status {
         Status::MissingSource,
         Status::DuplicatePath,
         Status::Internal,
+        Status::FileExists,
+        Status::Conflict,
+        Status::ChangedOnDisk,
+        Status::UnsafePath,
+        Status::Locked,
+        Status::InconsistentIndentation,
     ];
 
     /// The numeric code.
@@ -101,6 +121,12 @@ impl Status {
             Status::MissingSource => "MISSING_SOURCE",
             Status::DuplicatePath => "DUPLICATE_PATH",
             Status::Internal => "INTERNAL",
+            Status::FileExists => "FILE_EXISTS",
+            Status::Conflict => "CONFLICT",
+            Status::ChangedOnDisk => "CHANGED_ON_DISK",
+            Status::UnsafePath => "UNSAFE_PATH",
+            Status::Locked => "LOCKED",
+            Status::InconsistentIndentation => "INCONSISTENT_INDENTATION",
         }
     }
 
@@ -129,6 +155,12 @@ impl Status {
             Status::MissingSource => "missing source",
             Status::DuplicatePath => "duplicate path",
             Status::Internal => "internal error",
+            Status::FileExists => "file exists",
+            Status::Conflict => "conflict",
+            Status::ChangedOnDisk => "changed on disk",
+            Status::UnsafePath => "unsafe path",
+            Status::Locked => "locked",
+            Status::InconsistentIndentation => "inconsistent indentation",
         }
     }
 }

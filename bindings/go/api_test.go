@@ -212,9 +212,9 @@ func TestErrorFields(t *testing.T) {
 }
 
 func TestSentinelsAndCodes(t *testing.T) {
-	for c := CodeInvalidArgument; c <= CodeInternal; c++ {
+	for c := CodeInvalidArgument; c <= CodeInconsistentIndentation; c++ {
 		err := error(&Error{Code: c, Message: "x"})
-		for d := CodeInvalidArgument; d <= CodeInternal; d++ {
+		for d := CodeInvalidArgument; d <= CodeInconsistentIndentation; d++ {
 			if got := errors.Is(err, sentinelOf(d)); got != (c == d) {
 				t.Errorf("errors.Is(code %v, sentinel of %v) = %v", c, d, got)
 			}

@@ -51,6 +51,18 @@ const (
 	CodeDuplicatePath Code = 15
 	// CodeInternal: a bug in v4a (a panic caught at the C boundary). Please report it.
 	CodeInternal Code = 16
+	// CodeFileExists: an Add File or Move to names a file that already exists.
+	CodeFileExists Code = 17
+	// CodeConflict: base-aware apply: a hunk changes lines the current text also changed.
+	CodeConflict Code = 18
+	// CodeChangedOnDisk: a file changed on disk after it was read; nothing was written.
+	CodeChangedOnDisk Code = 19
+	// CodeUnsafePath: a path leaves the root or names version-control metadata.
+	CodeUnsafePath Code = 20
+	// CodeLocked: another apply holds the root's lock.
+	CodeLocked Code = 21
+	// CodeInconsistentIndentation: the matched lines admit no consistent indentation map.
+	CodeInconsistentIndentation Code = 22
 )
 
 // codeNames are the stable names of the codes (v4a_status_str), indexed by code.
@@ -58,7 +70,8 @@ var codeNames = [...]string{
 	"OK", "INVALID_ARGUMENT", "NULL_ARGUMENT", "INVALID_UTF8", "PATCH_SYNTAX",
 	"TRUNCATED_PATCH", "UNSUPPORTED_MODE", "CONTEXT_NOT_FOUND", "ANCHOR_NOT_FOUND",
 	"AMBIGUOUS", "OVERLAPPING_HUNKS", "ALREADY_APPLIED", "FUZZ_LIMIT", "SEARCH_BUDGET",
-	"MISSING_SOURCE", "DUPLICATE_PATH", "INTERNAL",
+	"MISSING_SOURCE", "DUPLICATE_PATH", "INTERNAL", "FILE_EXISTS", "CONFLICT",
+	"CHANGED_ON_DISK", "UNSAFE_PATH", "LOCKED", "INCONSISTENT_INDENTATION",
 }
 
 // String returns the stable name of the code ("AMBIGUOUS"), or "UNKNOWN" for a code this
@@ -192,6 +205,18 @@ var (
 	ErrDuplicatePath error = newSentinel(CodeDuplicatePath)
 	// ErrInternal matches CodeInternal.
 	ErrInternal error = newSentinel(CodeInternal)
+	// ErrFileExists matches CodeFileExists.
+	ErrFileExists error = newSentinel(CodeFileExists)
+	// ErrConflict matches CodeConflict.
+	ErrConflict error = newSentinel(CodeConflict)
+	// ErrChangedOnDisk matches CodeChangedOnDisk.
+	ErrChangedOnDisk error = newSentinel(CodeChangedOnDisk)
+	// ErrUnsafePath matches CodeUnsafePath.
+	ErrUnsafePath error = newSentinel(CodeUnsafePath)
+	// ErrLocked matches CodeLocked.
+	ErrLocked error = newSentinel(CodeLocked)
+	// ErrInconsistentIndentation matches CodeInconsistentIndentation.
+	ErrInconsistentIndentation error = newSentinel(CodeInconsistentIndentation)
 	// ErrUnknown matches an *Error whose code this binding does not know (a newer library).
 	ErrUnknown error = &sentinel{code: codeUnknown, name: "UNKNOWN"}
 )
@@ -200,7 +225,8 @@ var sentinels = [...]error{
 	nil, ErrInvalidArgument, ErrNullArgument, ErrInvalidUTF8, ErrPatchSyntax,
 	ErrTruncatedPatch, ErrUnsupportedMode, ErrContextNotFound, ErrAnchorNotFound, ErrAmbiguous,
 	ErrOverlappingHunks, ErrAlreadyApplied, ErrFuzzLimit, ErrSearchBudget, ErrMissingSource,
-	ErrDuplicatePath, ErrInternal,
+	ErrDuplicatePath, ErrInternal, ErrFileExists, ErrConflict, ErrChangedOnDisk, ErrUnsafePath,
+	ErrLocked, ErrInconsistentIndentation,
 }
 
 // sentinelOf is the sentinel of a code; ErrUnknown for a code without one.

@@ -42,6 +42,18 @@ namespace V4A
         DuplicatePath = 15,
         /// <summary>A bug in v4a: a panic was caught at the native boundary. Please report it.</summary>
         Internal = 16,
+        /// <summary>An Add File or Move to names a file that already exists.</summary>
+        FileExists = 17,
+        /// <summary>Base-aware apply: a hunk changes lines the current text also changed.</summary>
+        Conflict = 18,
+        /// <summary>A file changed on disk after it was read; nothing was written.</summary>
+        ChangedOnDisk = 19,
+        /// <summary>A path leaves the root or names version-control metadata.</summary>
+        UnsafePath = 20,
+        /// <summary>Another apply holds the root's lock.</summary>
+        Locked = 21,
+        /// <summary>The matched lines admit no consistent indentation map.</summary>
+        InconsistentIndentation = 22,
     }
 
     /// <summary>What the single-file <see cref="V4APatch.Apply(string, string, ApplyMode, ApplyOptions)"/> does with the diff.</summary>

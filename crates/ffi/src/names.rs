@@ -26,6 +26,13 @@ pub(crate) fn status_name(s: Status) -> &'static CStr {
         Status::MissingSource => c"MISSING_SOURCE",
         Status::DuplicatePath => c"DUPLICATE_PATH",
         Status::Internal => c"INTERNAL",
+        Status::FileExists => c"FILE_EXISTS",
+        Status::Conflict => c"CONFLICT",
+        Status::ChangedOnDisk => c"CHANGED_ON_DISK",
+        Status::UnsafePath => c"UNSAFE_PATH",
+        Status::Locked => c"LOCKED",
+        Status::InconsistentIndentation => c"INCONSISTENT_INDENTATION",
+        _ => c"UNKNOWN",
     }
 }
 
@@ -49,6 +56,13 @@ pub(crate) fn status_category(s: Status) -> &'static CStr {
         Status::MissingSource => c"missing source",
         Status::DuplicatePath => c"duplicate path",
         Status::Internal => c"internal error",
+        Status::FileExists => c"file exists",
+        Status::Conflict => c"conflict",
+        Status::ChangedOnDisk => c"changed on disk",
+        Status::UnsafePath => c"unsafe path",
+        Status::Locked => c"locked",
+        Status::InconsistentIndentation => c"inconsistent indentation",
+        _ => c"unknown",
     }
 }
 

@@ -56,6 +56,12 @@ fn status_constants_and_names_match_the_rust_api() {
         V4A_STATUS_MISSING_SOURCE,
         V4A_STATUS_DUPLICATE_PATH,
         V4A_STATUS_INTERNAL,
+        V4A_STATUS_FILE_EXISTS,
+        V4A_STATUS_CONFLICT,
+        V4A_STATUS_CHANGED_ON_DISK,
+        V4A_STATUS_UNSAFE_PATH,
+        V4A_STATUS_LOCKED,
+        V4A_STATUS_INCONSISTENT_INDENTATION,
     ];
     assert_eq!(consts.len(), Status::ALL.len());
     for (c, s) in consts.iter().zip(Status::ALL) {
@@ -65,7 +71,7 @@ fn status_constants_and_names_match_the_rust_api() {
         let name = unsafe { CStr::from_ptr(v4a_status_str(v4a_status(*c))) };
         assert_eq!(name.to_str().unwrap(), s.name());
     }
-    let unknown = unsafe { CStr::from_ptr(v4a_status_str(v4a_status(17))) };
+    let unknown = unsafe { CStr::from_ptr(v4a_status_str(v4a_status(23))) };
     assert_eq!(unknown.to_str().unwrap(), "UNKNOWN");
 }
 
