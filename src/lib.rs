@@ -58,3 +58,13 @@ pub use report::{ApplyResult, DiffKind, DiffLine, HunkReport, Segment};
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The Rust guide's examples (`docs/rust.md`), compiled and run as doc tests.
+#[doc = include_str!("../docs/rust.md")]
+#[cfg(doctest)]
+pub struct RustGuideDoctests;
+
+/// The tool kit guide's examples (`docs/tools.md`), compiled and run as doc tests.
+#[doc = include_str!("../docs/tools.md")]
+#[cfg(doctest)]
+pub struct ToolsGuideDoctests;
