@@ -44,7 +44,8 @@ pub use apply::{
 pub use build::Change;
 pub use error::{ClosestRegion, Diagnostics, Error, Status};
 pub use generate::{
-    make_add_patch, make_delete_patch, make_move_patch, make_patch, reverse, GenerateOptions,
+    make_add_patch, make_delete_patch, make_move_patch, make_patch, reverse, reverse_applied,
+    GenerateOptions,
 };
 pub use level::{normalize, normalized, Level};
 pub use options::{DiffStyle, LineEnding, Options};
