@@ -250,6 +250,7 @@ fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Erro
             already_applied: p.already_applied,
             end_of_file: p.end_of_file,
             out_of_order: p.out_of_order,
+            merged: false,
             patch_line: h.patch_line,
         })
         .collect::<Vec<_>>();

@@ -32,6 +32,7 @@ pub mod error;
 mod generate;
 mod level;
 mod locate;
+mod merge;
 mod options;
 pub mod patch;
 pub mod report;
@@ -48,6 +49,7 @@ pub use generate::{
     GenerateOptions,
 };
 pub use level::{normalize, normalized, Level};
+pub use merge::apply_with_base;
 pub use options::{DiffStyle, LineEnding, Options};
 pub use patch::{
     classify_path, parse_patch, parse_patch_strict, Anchor, FileOp, Hunk, Line, LineKind, OpKind,
