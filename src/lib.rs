@@ -40,7 +40,8 @@ mod text;
 pub mod tools;
 
 pub use apply::{
-    apply, apply_bytes, apply_patch, apply_patch_indexed, FileResult, Mode, PatchResult,
+    apply, apply_bytes, apply_patch, apply_patch_indexed, apply_patch_with_bases, apply_with_base,
+    FileResult, Mode, PatchResult,
 };
 pub use build::Change;
 pub use error::{ClosestRegion, Diagnostics, Error, Status};
@@ -49,7 +50,6 @@ pub use generate::{
     GenerateOptions,
 };
 pub use level::{normalize, normalized, Level};
-pub use merge::apply_with_base;
 pub use options::{DiffStyle, LineEnding, Options};
 pub use patch::{
     classify_path, parse_patch, parse_patch_strict, Anchor, FileOp, Hunk, Line, LineKind, OpKind,

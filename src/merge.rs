@@ -1,6 +1,10 @@
-//! Base-aware apply (SPEC §3.2): the hunks are located in the **base** (the text the model saw
+//! The three-way merge behind base-aware apply (SPEC §3.2; [`apply_with_base`] and
+//! [`apply_patch_with_bases`]): the hunks are located in the **base** (the text the model saw
 //! when it wrote the patch), and the change is carried to the current text by a three-way
 //! merge of base → current and base → patched base.
+//!
+//! [`apply_with_base`]: crate::apply_with_base
+//! [`apply_patch_with_bases`]: crate::apply_patch_with_bases
 //!
 //! The merge is line-based and byte-exact: lines are compared with their terminators, and
 //! every line of the result is a line of the current text or of the patched base, copied
@@ -18,58 +22,10 @@ use std::ops::Range;
 
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
-use crate::apply::{apply, Mode};
 use crate::build::Change;
 use crate::error::{Diagnostics, Error, Status};
-use crate::options::Options;
-use crate::report::{finish, ApplyResult, HunkReport};
+use crate::report::{ApplyResult, HunkReport};
 use crate::text::{strip_bom, Lines};
-
-/// Applies a single-file diff written against `base` to `source`, the text as it is now.
-///
-/// The hunks are located in `base` (the usual levels and rules apply there), and the change
-/// is merged into `source`. When `base` equals `source`, the result is exactly
-/// [`apply`]'s. A hunk whose lines were also changed in `source` is a [`Status::Conflict`]
-/// error showing the three versions of those lines. When a hunk is not found in `base`, the
-/// plain apply to `source` is tried; if that fails too, the error says that the file changed
-/// since the model read it.
-///
-/// ```
-/// use v4a::{apply_with_base, Mode, Options};
-/// let base = "def f():\n    return 1\n\ndef g():\n    return 1\n";
-/// // Since the model read the file, someone added a line at the top.
-/// let current = format!("import os\n{base}");
-/// // The hunk's lines occur twice; the anchor names `g`, as seen in the base.
-/// let diff = "@@ def g():\n-    return 1\n+    return 2\n";
-/// let r = apply_with_base(&current, base, diff, Mode::Update, &Options::default()).unwrap();
-/// assert_eq!(r.text, "import os\ndef f():\n    return 1\n\ndef g():\n    return 2\n");
-/// assert!(r.hunks[0].merged);
-/// assert_eq!(r.hunks[0].old_start, 6);
-/// ```
-pub fn apply_with_base(
-    source: &str,
-    base: &str,
-    diff: &str,
-    mode: Mode,
-    opts: &Options,
-) -> Result<ApplyResult, Error> {
-    if base == source || matches!(mode, Mode::Create | Mode::Delete) {
-        return apply(source, diff, mode, opts);
-    }
-    let on_base = Options {
-        diff: crate::options::DiffStyle::None,
-        ..opts.clone()
-    };
-    let patched = match apply(base, diff, mode, &on_base) {
-        Ok(r) => r,
-        Err(base_err) => {
-            return apply(source, diff, mode, opts).map_err(|_| drifted(base_err, base, source))
-        }
-    };
-    let mut merged = merge(&patched, source)?;
-    finish(&mut merged, opts);
-    Ok(merged)
-}
 
 /// One side's change to the base: base lines `base` became the side's lines `side`.
 #[derive(Clone, Debug)]
@@ -88,7 +44,7 @@ fn interact(a: &Range<usize>, b: &Range<usize>) -> bool {
 
 /// Merges `patched` (the patch applied to the base: `patched.source` is the base) into
 /// `current`.
-fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult, Error> {
+pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult, Error> {
     let (_, base_body) = strip_bom(&patched.source);
     let (_, new_body) = strip_bom(&patched.text);
     let (bom, cur_body) = strip_bom(current);
@@ -353,7 +309,7 @@ fn range_words(r: &Range<usize>) -> String {
 
 /// A hunk not found in the base nor in the current text: the engine's error, told that the
 /// file changed since the model read it, with the lines that changed.
-fn drifted(err: Error, base: &str, current: &str) -> Error {
+pub(crate) fn drifted(err: Error, base: &str, current: &str) -> Error {
     let (_, b) = strip_bom(base);
     let (_, c) = strip_bom(current);
     let (bl, cl) = (Lines::split(b), Lines::split(c));
