@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# `v4a mcp` against a real client: the official MCP Python SDK, pinned, in a venv under
+# target/ (created on the first run; needs PyPI once). Builds the command, then runs
+# client.py, whose last line is "N passed, N failed". Not part of `cargo test`, which never
+# installs anything; scripts/test-all.sh calls this.
+#
+#   bash crates/cli/tests/mcp/run.sh            (V4A_MCP_TRANSCRIPT=1 prints two results)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../../../.." && pwd)"
+target="${CARGO_TARGET_DIR:-$repo/target}"
+venv="$target/mcp-venv"
+mcp_version="2.3.0"
+
+if ! "$venv/bin/python" -c "import mcp, importlib.metadata as m; assert m.version('mcp') == '$mcp_version'" 2>/dev/null; then
+    echo "mcp: installing the MCP Python SDK $mcp_version in $venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$mcp_version"
+fi
+
+cargo build --quiet --manifest-path "$repo/Cargo.toml" -p v4a-cli
+exec "$venv/bin/python" "$here/client.py" "$target/debug/v4a"
