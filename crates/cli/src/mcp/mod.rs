@@ -18,9 +18,9 @@ use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorData, Implementation, JsonObject, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
@@ -112,6 +112,23 @@ pub fn run(args: &McpArgs) -> u8 {
     })
 }
 
+/// The requests of MCP a client may send to a server.
+const MCP_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+    "logging/setLevel",
+];
+
 /// The server: shared by the calls in flight.
 #[derive(Clone)]
 pub struct Server {
@@ -183,6 +200,40 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(self.inner.tools.clone()))
+    }
+
+    /// The SDK hands a request of a known method whose params do not parse here, as a method
+    /// of its own: say what is wrong instead of "method not found".
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let method = request.method;
+        if method == "tools/call" {
+            let why = serde_json::from_value::<CallToolRequestParams>(
+                request.params.unwrap_or(Value::Null),
+            )
+            .err()
+            .map_or_else(String::new, |e| format!(": {e}"));
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "invalid params for tools/call (name: the tool, arguments: an object){why}"
+                ),
+                None,
+            ));
+        }
+        if MCP_METHODS.contains(&method.as_str()) {
+            return Err(ErrorData::invalid_params(
+                format!("invalid params for {method}"),
+                None,
+            ));
+        }
+        Err(ErrorData::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            format!("method not found: {method}"),
+            None,
+        ))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
