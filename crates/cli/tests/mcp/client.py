@@ -96,6 +96,27 @@ async def initialise_and_list_the_tools(root):
 
 
 @check
+async def the_stateless_lifecycle_of_2026_07_28(root):
+    """The newest revision has no initialize: the client discovers, then every request
+    carries its own version."""
+    (root / "a.txt").write_text("a\n")
+    params = StdioServerParameters(command=V4A, args=["mcp", "--root", str(root)])
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as s:
+                found = await s.discover()
+                print(f"discover: protocol version {s.protocol_version}, "
+                      f"server supports {found.supported_versions}")
+                expect(s.protocol_version == "2026-07-28", s.protocol_version)
+                names = sorted(t.name for t in (await s.list_tools()).tools)
+                expect(names == ["apply_patch", "preview_patch", "read_file"], names)
+                r = await s.call_tool("apply_patch", {"input": patch(
+                    "*** Update File: a.txt", "@@", "-a", "+b")})
+                expect(not r.is_error and r.structured_content["written"], text_of(r))
+    expect((root / "a.txt").read_text() == "b\n", "applied")
+
+
+@check
 async def apply_a_multi_file_patch(root):
     (root / "src").mkdir()
     (root / "src/app.py").write_text("class App:\n    def run(self):\n        x = 1\n"
