@@ -18,5 +18,18 @@ if ! "$venv/bin/python" -c "import mcp, importlib.metadata as m; assert m.versio
     "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$mcp_version"
 fi
 
+# The MCP Inspector's command-line mode, when npm is here (skipped otherwise).
+inspector_version="2.12.0"
+inspector_dir="$target/mcp-inspector"
+inspector="$inspector_dir/node_modules/.bin/mcp-inspector"
+if command -v npm >/dev/null && ! grep -qs "\"version\": \"$inspector_version\"" \
+        "$inspector_dir/node_modules/@modelcontextprotocol/inspector/package.json"; then
+    echo "mcp: installing the MCP Inspector $inspector_version in $inspector_dir"
+    mkdir -p "$inspector_dir"
+    (cd "$inspector_dir" && npm install --no-audit --no-fund --silent \
+        "@modelcontextprotocol/inspector@$inspector_version") || echo "mcp: no Inspector"
+fi
+if [ -x "$inspector" ]; then export V4A_MCP_INSPECTOR="$inspector"; fi
+
 cargo build --quiet --manifest-path "$repo/Cargo.toml" -p v4a-cli
 exec "$venv/bin/python" "$here/client.py" "$target/debug/v4a"
