@@ -299,6 +299,22 @@ fn malformed_messages_get_protocol_errors_and_the_session_goes_on() {
     assert_eq!(s.recv()["error"]["code"], -32700);
     s.send(&json!({"jsonrpc": "2.0", "method": "notifications/whatever", "params": 1}));
 
+    // Nesting deeper than the JSON parser goes: a parse error, not a stack overflow.
+    let deep = format!("{}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    s.send_raw(deep.as_bytes());
+    assert_eq!(s.recv()["error"]["code"], -32700);
+    let deep = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":44,\"method\":\"tools/call\",\"params\":{{\"name\":\"read_file\",\"arguments\":{{\"path\":{}{}}}}}}}\n",
+        "[".repeat(50_000),
+        "]".repeat(50_000)
+    );
+    s.send_raw(deep.as_bytes());
+    let e = s.recv();
+    assert!(
+        e["error"]["code"] == -32700 || e["error"]["code"] == -32600,
+        "{e}"
+    );
+
     let pong = s.request(43, "ping", json!({}));
     assert!(pong["result"].is_object(), "{pong}");
     assert!(s.finish().success());
@@ -336,6 +352,35 @@ fn an_oversized_request_is_refused_and_the_session_goes_on() {
     // Endless input with no newline, then the end: the server exits without an answer.
     s.send_raw("z".repeat(2_000_000).as_bytes());
     assert!(s.finish().success());
+}
+
+/// A client that streams a huge line does not make the server hold it: its peak memory stays
+/// far below the line's size.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_huge_line_is_never_held_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Session::ready(dir.path(), &["--max-request-bytes", "1048576"]);
+    let chunk = vec![b'q'; 1 << 20];
+    s.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"x\":\"");
+    for _ in 0..256 {
+        s.send_raw(&chunk);
+    }
+    s.send_raw(b"\"}}\n");
+    let e = s.answer(&json!(5));
+    assert_eq!(e["error"]["code"], -32600, "{e}");
+    let status = std::fs::read_to_string(format!("/proc/{}/status", s.child.id())).unwrap();
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    assert!(
+        peak_kb < 64 * 1024,
+        "peak memory {peak_kb} kB after a 256 MiB line"
+    );
+    let pong = s.request(6, "ping", json!({}));
+    assert!(pong["result"].is_object(), "{pong}");
 }
 
 #[test]

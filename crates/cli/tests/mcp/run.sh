@@ -14,7 +14,14 @@ mcp_version="2.3.0"
 
 if ! "$venv/bin/python" -c "import mcp, importlib.metadata as m; assert m.version('mcp') == '$mcp_version'" 2>/dev/null; then
     echo "mcp: installing the MCP Python SDK $mcp_version in $venv"
-    python3 -m venv "$venv"
+    if ! python3 -m venv "$venv" 2>/dev/null; then
+        # Debian ships venv apart.
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+            apt-get update -qq && apt-get install -y -qq python3-venv
+        fi
+        rm -rf "$venv"
+        python3 -m venv "$venv"
+    fi
     "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$mcp_version"
 fi
 
@@ -31,5 +38,5 @@ if command -v npm >/dev/null && ! grep -qs "\"version\": \"$inspector_version\""
 fi
 if [ -x "$inspector" ]; then export V4A_MCP_INSPECTOR="$inspector"; fi
 
-cargo build --quiet --manifest-path "$repo/Cargo.toml" -p v4a-cli
+cargo build --quiet --locked --manifest-path "$repo/Cargo.toml" -p v4a-cli
 exec "$venv/bin/python" "$here/client.py" "$target/debug/v4a"
