@@ -439,8 +439,19 @@ fn read_file_refuses_what_it_cannot_show() {
     let r = s.call(4, "read_file", json!({"path": "crlf.txt"}));
     assert_eq!(text(&r), "a\r\nb\r\n", "byte for byte");
     assert_eq!(r["structuredContent"]["lines"], 2);
+    assert_eq!(r["isError"], false);
     let r = s.call(5, "read_file", json!({"path": "/etc/passwd"}));
     assert!(text(&r).contains("absolute") && r["isError"] == true, "{r}");
+    for (id, path, status) in [
+        (6, "bin.dat", "NOT_TEXT"),
+        (7, "big.txt", "TOO_LARGE"),
+        (8, "gone.txt", "NOT_FOUND"),
+        (9, ".", "UNSAFE_PATH"),
+        (10, "../x", "UNSAFE_PATH"),
+    ] {
+        let r = s.call(id, "read_file", json!({ "path": path }));
+        assert_eq!(r["structuredContent"]["error"]["status"], status, "{r}");
+    }
 }
 
 #[test]

@@ -6,7 +6,9 @@
 //! a line over the limit gets `-32600` (invalid request) with the request's id when the first
 //! bytes name it, text that is not JSON gets `-32700` (parse error), and JSON that is not an
 //! MCP message gets `-32600` with its id. Memory stays within the limit: the rest of a long
-//! line is read and thrown away, never buffered. Notifications are never answered.
+//! line is read and thrown away, never buffered. A notification that does not parse is not
+//! answered (JSON-RPC never answers notifications); a line too long to read whole is answered
+//! even so, since it cannot be told from a request.
 
 use std::future::Future;
 use std::io;

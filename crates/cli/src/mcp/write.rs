@@ -90,37 +90,55 @@ impl Root {
     /// refused with a message for the model.
     pub fn read(&self, path: &str, max_bytes: u64) -> Result<Read, Failure> {
         let r = self.workspace.resolve(path, 0).map_err(unnumbered)?;
-        let refuse = |why: String| Failure::path("READ_REFUSED", path, None, why);
+        let refuse = |status, why: String| Failure::path(status, path, None, why);
         match &r.state {
-            Entry::Missing => {
-                return Err(refuse(format!(
+            Entry::Missing => return Err(refuse(
+                "NOT_FOUND",
+                format!(
                     "{path:?} does not exist under the workspace root (paths are relative to it)"
-                )))
+                ),
+            )),
+            Entry::Dir => {
+                return Err(refuse(
+                    "NOT_A_FILE",
+                    format!("{path:?} is a directory, not a file"),
+                ))
             }
-            Entry::Dir => return Err(refuse(format!("{path:?} is a directory, not a file"))),
-            Entry::Other => return Err(refuse(format!("{path:?} is not a regular file"))),
+            Entry::Other => {
+                return Err(refuse(
+                    "NOT_A_FILE",
+                    format!("{path:?} is not a regular file"),
+                ))
+            }
             Entry::File(m) if m.len() > max_bytes => {
-                return Err(refuse(format!(
-                    "{path:?} has {} bytes, more than this server shows at once ({max_bytes} \
-                     bytes); edit it with a patch whose context you know, or ask the user",
-                    m.len()
-                )))
+                return Err(refuse(
+                    "TOO_LARGE",
+                    format!(
+                        "{path:?} has {} bytes, more than this server shows at once ({max_bytes} \
+                         bytes); edit it with a patch whose context you know, or ask the user",
+                        m.len()
+                    ),
+                ))
             }
             Entry::File(_) => {}
         }
         let bytes = std::fs::read(&r.real)
             .map_err(|e| Failure::io(Some(path), format!("cannot read {path}: {e}")))?;
         if bytes.len() as u64 > max_bytes {
-            return Err(refuse(format!(
-                "{path:?} grew past {max_bytes} bytes while it was read"
-            )));
+            return Err(refuse(
+                "TOO_LARGE",
+                format!("{path:?} grew past {max_bytes} bytes while it was read"),
+            ));
         }
         let text = String::from_utf8(bytes).map_err(|e| {
-            refuse(format!(
-                "{path:?} is not UTF-8 text (invalid byte at offset {}); v4a edits text files \
-                 only",
-                e.utf8_error().valid_up_to()
-            ))
+            refuse(
+                "NOT_TEXT",
+                format!(
+                    "{path:?} is not UTF-8 text (invalid byte at offset {}); v4a edits text \
+                     files only",
+                    e.utf8_error().valid_up_to()
+                ),
+            )
         })?;
         Ok(Read { key: r.real, text })
     }
