@@ -59,8 +59,9 @@ pub struct McpArgs {
     pub one_file_tool: bool,
 
     /// The largest message accepted, in bytes; a larger one gets an error response
-    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20)]
-    pub max_request_bytes: usize,
+    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20,
+          value_parser = clap::value_parser!(u64).range(1024..))]
+    pub max_request_bytes: u64,
 
     /// The largest file read_file returns, in bytes
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
@@ -90,7 +91,7 @@ pub fn run(args: &McpArgs) -> u8 {
         }
     };
     let server = Server::new(root, args);
-    let max = args.max_request_bytes;
+    let max = usize::try_from(args.max_request_bytes).unwrap_or(usize::MAX);
     runtime.block_on(async move {
         let (stdin, stdout) = rmcp::transport::stdio_pipes();
         match server

@@ -92,12 +92,14 @@ impl Root {
         let r = self.workspace.resolve(path, 0).map_err(unnumbered)?;
         let refuse = |status, why: String| Failure::path(status, path, None, why);
         match &r.state {
-            Entry::Missing => return Err(refuse(
-                "NOT_FOUND",
-                format!(
+            Entry::Missing => {
+                return Err(refuse(
+                    "NOT_FOUND",
+                    format!(
                     "{path:?} does not exist under the workspace root (paths are relative to it)"
                 ),
-            )),
+                ))
+            }
             Entry::Dir => {
                 return Err(refuse(
                     "NOT_A_FILE",

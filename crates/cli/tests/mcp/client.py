@@ -233,11 +233,15 @@ async def read_then_apply(root):
             "*** Update File: conf.ini", "@@", "-host = \"a\"", "+host = \"b\"")})
         expect(not r.is_error and "conf.ini had changed since read_file showed it" in text_of(r),
                text_of(r))
+        # The record follows the server's own applies: the next patch is not flagged.
+        r = await s.call_tool("apply_patch", {"input": patch(
+            "*** Update File: conf.ini", "@@", "-debug = 1", "+debug = 0")})
+        expect(not r.is_error and "Note:" not in text_of(r), text_of(r))
         for bad, why in [({"path": "nope.txt"}, "does not exist"), ({"path": "."}, "directory"),
                          ({"file": "conf.ini"}, "unknown argument")]:
             r = await s.call_tool("read_file", bad)
             expect(r.is_error and why in text_of(r), text_of(r))
-    expect((root / "conf.ini").read_text() == "[server]\nport = 8080\nhost = \"b\"\ndebug = 1\n",
+    expect((root / "conf.ini").read_text() == "[server]\nport = 8080\nhost = \"b\"\ndebug = 0\n",
            "both edits kept")
 
 
