@@ -20,7 +20,12 @@ struct Session {
 
 impl Session {
     fn start(root: &Path, extra: &[&str]) -> Session {
+        Session::start_with(root, extra, &[])
+    }
+
+    fn start_with(root: &Path, extra: &[&str], env: &[(&str, &str)]) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_v4a"))
+            .envs(env.iter().copied())
             .arg("mcp")
             .arg("--root")
             .arg(root)
@@ -50,7 +55,11 @@ impl Session {
 
     /// A session past the handshake.
     fn ready(root: &Path, extra: &[&str]) -> Session {
-        let mut s = Session::start(root, extra);
+        Session::ready_with(root, extra, &[])
+    }
+
+    fn ready_with(root: &Path, extra: &[&str], env: &[(&str, &str)]) -> Session {
+        let mut s = Session::start_with(root, extra, env);
         let init = s.request(1, "initialize", initialize_params("2025-06-18"));
         assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
         s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
@@ -417,6 +426,44 @@ fn concurrent_calls_keep_every_edit() {
         std::fs::read_to_string(dir.path().join("many.txt")).unwrap(),
         expected
     );
+}
+
+/// The write of the second file fails (a test hook of debug builds): the call is a tool error
+/// that says so, and the first file is back as it was.
+#[cfg(debug_assertions)]
+#[test]
+fn a_write_that_fails_midway_leaves_every_file_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "a\n").unwrap();
+    std::fs::write(dir.path().join("b.txt"), "b\n").unwrap();
+    let mut s = Session::ready_with(dir.path(), &[], &[("V4A_TEST_FAIL_WRITE", "b.txt")]);
+    let p = patch(&[
+        "*** Update File: a.txt",
+        "@@",
+        "-a",
+        "+A",
+        "*** Update File: b.txt",
+        "@@",
+        "-b",
+        "+B",
+    ]);
+    let r = s.call(2, "apply_patch", json!({ "input": p }));
+    assert_eq!(r["isError"], true, "{r}");
+    let error = &r["structuredContent"]["error"];
+    assert_eq!(error["status"], "IO_ERROR", "{r}");
+    assert_eq!(error["restored"], json!(["a.txt"]), "{r}");
+    assert!(text(&r).contains("injected failure"), "{}", text(&r));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.txt")).unwrap(),
+        "a\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("b.txt")).unwrap(),
+        "b\n"
+    );
+    // The server goes on.
+    let r = s.call(3, "read_file", json!({"path": "a.txt"}));
+    assert_eq!(text(&r), "a\n");
 }
 
 #[test]
