@@ -82,6 +82,7 @@ where
                 let done = newline.is_some();
                 if !self.skipping && self.line.len() + used > self.max {
                     self.head = std::mem::take(&mut self.line);
+                    self.head.truncate(HEAD);
                     let room = HEAD.saturating_sub(self.head.len()).min(used);
                     self.head.extend_from_slice(&chunk[..room]);
                     self.skipping = true;
