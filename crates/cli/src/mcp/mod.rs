@@ -8,11 +8,11 @@
 //! error whose text is the engine's message. Every file access goes through [`write::Root`].
 
 mod file_shape;
+mod shown;
 mod tools;
 mod transport;
 mod write;
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -113,6 +113,9 @@ pub fn run(args: &McpArgs) -> u8 {
     })
 }
 
+/// The most bytes of text the server keeps of what `read_file` showed.
+const SHOWN_CAP: usize = 64 << 20;
+
 /// The requests of MCP a client may send to a server.
 const MCP_METHODS: &[&str] = &[
     "initialize",
@@ -147,7 +150,7 @@ struct Inner {
     options: Options,
     /// What `read_file` last showed of each file (by its real path), kept up to date by the
     /// server's own applies: the base of a base-aware apply.
-    shown: Mutex<HashMap<PathBuf, String>>,
+    shown: Mutex<shown::Shown>,
 }
 
 impl Server {
@@ -180,7 +183,7 @@ impl Server {
                 read_only: args.read_only,
                 max_read_bytes: args.max_read_bytes,
                 options,
-                shown: Mutex::new(HashMap::new()),
+                shown: Mutex::new(shown::Shown::new(SHOWN_CAP)),
             }),
         }
     }
@@ -308,7 +311,7 @@ impl Inner {
         let mut text = applied.result.summary();
         let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
         for (touched, file) in applied.files.iter().zip(&applied.result.files) {
-            let Some(seen) = shown.remove(&touched.source) else {
+            let Some(seen) = shown.forget(&touched.source) else {
                 continue;
             };
             if let Some(before) = &touched.before {
@@ -322,7 +325,7 @@ impl Inner {
             }
             // The model now knows the file as its patch left it.
             if let Some(target) = &touched.target {
-                shown.insert(target.clone(), file.applied.text.clone());
+                shown.record(target.clone(), file.applied.text.clone());
             }
         }
         Ok((text, doc))
@@ -369,7 +372,7 @@ impl Inner {
                 self.shown
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .insert(read.key, read.text.clone());
+                    .record(read.key, read.text.clone());
                 result(read.text, doc, false)
             }
             Err(f) => {
