@@ -65,6 +65,23 @@ namespace V4A.Tests
             foreach (var c in constants) Assert.Equal(c.Value, values[Squash(c.Key)]);
         }
 
+        /// <summary>
+        /// The native library's file names (as the loader looks for <see cref="Native.Library"/>)
+        /// differ from the managed assembly's on a case-insensitive file system.
+        /// </summary>
+        [Fact]
+        public void TheNativeLibraryNameDoesNotClashWithTheAssembly()
+        {
+            string managed = Path.GetFileName(typeof(Patch).Assembly.Location);
+            Assert.Equal("V4A.dll", managed);
+            foreach (string suffix in new[] { ".dll", ".so", ".dylib" })
+            {
+                string native = Native.Library + suffix;
+                Assert.False(string.Equals(native, managed, StringComparison.OrdinalIgnoreCase), native);
+            }
+            Assert.Equal("libv4a", Native.Library);
+        }
+
         [Fact]
         public void DiffKindsMatch()
         {
