@@ -139,7 +139,9 @@ type Patch struct {
 func (p *Patch) Text() string { return p.text }
 
 // Close frees the native patch. It is idempotent, and waits for the ApplyPatch and Reverse
-// calls that use the patch to return. It always returns nil (it implements io.Closer).
+// calls that use the patch to return, so it must not be called from the Sources of one of
+// them (nor may those Sources apply the same patch again). It always returns nil (it
+// implements io.Closer).
 func (p *Patch) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
