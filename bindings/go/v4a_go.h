@@ -8,6 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The header comes from the installed library (pkg-config's Cflags) or, with the build tag
+ * v4a_intree, from include/ in the repository. */
+#if defined(__has_include)
+#if !__has_include("v4a.h")
+#error "v4a Go binding: v4a.h not found: install libv4a (cmake --install) and set PKG_CONFIG_PATH to $PREFIX/lib/pkgconfig, or build inside the repository with -tags v4a_intree (see the README's Go section)"
+#endif
+#endif
 #include "v4a.h"
 
 /* The ABI version this binding was written against; keep in step with ABIVersion

@@ -212,14 +212,18 @@ namespace V4A
     internal static unsafe class Native
     {
         /// <summary>
-        /// The library name given to the runtime's native library loader: <c>v4a</c> becomes
-        /// <c>libv4a.so</c>, <c>libv4a.dylib</c> or <c>v4a.dll</c>. On iOS, Unity links the
+        /// The library name given to the runtime's native library loader: <c>libv4a</c>, which
+        /// it finds as <c>libv4a.so</c> (Linux), <c>libv4a.dylib</c> (macOS) or <c>libv4a.dll</c>
+        /// (Windows). Not <c>v4a</c>: on Windows that is <c>v4a.dll</c>, the managed
+        /// <c>V4A.dll</c> to a case-insensitive file system (an application folder, Unity's
+        /// Plugins folder). Cargo names the Windows library <c>v4a.dll</c>: the build and
+        /// packaging copy it as <c>libv4a.dll</c> (V4A.csproj, test.sh). On iOS, Unity links the
         /// static library into the player and exports are found in the process itself.
         /// </summary>
 #if UNITY_IOS && !UNITY_EDITOR
         internal const string Library = "__Internal";
 #else
-        internal const string Library = "v4a";
+        internal const string Library = "libv4a";
 #endif
 
         /// <summary>The ABI version these declarations describe (<c>V4A_ABI_VERSION</c>).</summary>
