@@ -46,6 +46,9 @@ if [ "$quick" = 1 ]; then
   exit 0
 fi
 
+step "MCP server with real clients (Python SDK mcp 2.3.0, MCP Inspector 2.12.0)"
+bash crates/cli/tests/mcp/run.sh
+
 step "hostile inputs (release build: 1 GB source, 10M lines, 50 MB line, ...)"
 cargo test --locked --release --test hostile
 
