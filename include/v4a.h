@@ -433,25 +433,6 @@ typedef struct v4a_text v4a_text;
 typedef uint32_t v4a_status;
 
 /**
- * Options for `v4a_make_patch` and `v4a_make_move_patch`. Initialise with
- * `v4a_generate_options_init`; NULL means the defaults. Versioned like `v4a_options`.
- */
-typedef struct v4a_generate_options {
-    /**
-     * `sizeof(v4a_generate_options)`; set by `v4a_generate_options_init`.
-     */
-    uint32_t struct_size;
-    /**
-     * Unchanged lines shown before and after each change. Default 3.
-     */
-    uint32_t context;
-    /**
-     * The most context a hunk may grow to while it is made unique. Default 50.
-     */
-    uint32_t max_context;
-} v4a_generate_options;
-
-/**
  * Options for applying patches. Initialise with `v4a_options_init`, then change fields;
  * passing NULL instead of a struct means the defaults.
  *
@@ -516,6 +497,25 @@ typedef struct v4a_options {
      */
     uint64_t search_budget;
 } v4a_options;
+
+/**
+ * Options for `v4a_make_patch` and `v4a_make_move_patch`. Initialise with
+ * `v4a_generate_options_init`; NULL means the defaults. Versioned like `v4a_options`.
+ */
+typedef struct v4a_generate_options {
+    /**
+     * `sizeof(v4a_generate_options)`; set by `v4a_generate_options_init`.
+     */
+    uint32_t struct_size;
+    /**
+     * Unchanged lines shown before and after each change. Default 3.
+     */
+    uint32_t context;
+    /**
+     * The most context a hunk may grow to while it is made unique. Default 50.
+     */
+    uint32_t max_context;
+} v4a_generate_options;
 
 /**
  * A view of bytes owned by a v4a handle (or static, for the tool-kit strings).
@@ -618,126 +618,6 @@ typedef struct v4a_error {
      */
     struct v4a_u32s candidates;
 } v4a_error;
-
-/**
- * One file operation of a parsed patch.
- */
-typedef struct v4a_op {
-    /**
-     * `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE` (a move is an update with a
-     * `move_to`).
-     */
-    uint32_t kind;
-    /**
-     * The class of `path` (`V4A_PATH_*`): refuse to write anything but `V4A_PATH_RELATIVE`
-     * outside a sandbox.
-     */
-    uint32_t path_class;
-    /**
-     * The class of `move_to`; `V4A_PATH_EMPTY` when there is no `move_to`.
-     */
-    uint32_t move_to_class;
-    /**
-     * 1-based patch line of the operation's header.
-     */
-    uint32_t patch_line;
-    /**
-     * Number of hunks (1 for an Add File, 0 for a Delete File).
-     */
-    uint32_t hunk_count;
-    /**
-     * Always 0.
-     */
-    uint32_t reserved;
-    /**
-     * The path exactly as written (empty for a bare diff).
-     */
-    struct v4a_bytes path;
-    /**
-     * The `*** Move to:` destination exactly as written; absent (`{NULL, 0}`) without one.
-     */
-    struct v4a_bytes move_to;
-} v4a_op;
-
-/**
- * A view of the operations owned by a patch.
- */
-typedef struct v4a_ops {
-    /**
-     * The first operation (NULL when `len` is 0).
-     */
-    const struct v4a_op *ptr;
-    /**
-     * The number of operations.
-     */
-    size_t len;
-} v4a_ops;
-
-/**
- * The file text of one operation for `v4a_patch_apply` and `v4a_patch_reverse`.
- */
-typedef struct v4a_source {
-    /**
-     * The file's bytes; `(NULL, 0)` is an empty file.
-     */
-    const uint8_t *ptr;
-    /**
-     * The number of bytes.
-     */
-    size_t len;
-    /**
-     * 1: the file exists with these bytes. 0: there is no such file (an operation that reads
-     * it fails with `V4A_STATUS_MISSING_SOURCE`). Any other value is
-     * `V4A_STATUS_INVALID_ARGUMENT`.
-     */
-    uint32_t present;
-    /**
-     * Must be 0.
-     */
-    uint32_t reserved;
-} v4a_source;
-
-/**
- * The result of one file operation of a multi-file patch.
- */
-typedef struct v4a_file_result {
-    /**
-     * `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
-     */
-    uint32_t kind;
-    /**
-     * Always 0.
-     */
-    uint32_t reserved;
-    /**
-     * The path as written in the patch.
-     */
-    struct v4a_bytes path;
-    /**
-     * The destination when the file moves to another path; absent (`{NULL, 0}`) otherwise.
-     * Write the new text there and remove `path`.
-     */
-    struct v4a_bytes move_to;
-    /**
-     * The file's result (new text, original source, reports), owned by the result set:
-     * never pass it to `v4a_result_free`.
-     */
-    const struct v4a_result *result;
-} v4a_file_result;
-
-/**
- * A view of the file results owned by a result set.
- */
-typedef struct v4a_file_results {
-    /**
-     * The first file result (NULL when `len` is 0).
-     */
-    const struct v4a_file_result *ptr;
-    /**
-     * The number of file results.
-     */
-    size_t len;
-} v4a_file_results;
 
 /**
  * Where one hunk landed and how well it matched.
@@ -935,208 +815,129 @@ typedef struct v4a_changes {
     size_t len;
 } v4a_changes;
 
+/**
+ * One file operation of a parsed patch.
+ */
+typedef struct v4a_op {
+    /**
+     * `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE` (a move is an update with a
+     * `move_to`).
+     */
+    uint32_t kind;
+    /**
+     * The class of `path` (`V4A_PATH_*`): refuse to write anything but `V4A_PATH_RELATIVE`
+     * outside a sandbox.
+     */
+    uint32_t path_class;
+    /**
+     * The class of `move_to`; `V4A_PATH_EMPTY` when there is no `move_to`.
+     */
+    uint32_t move_to_class;
+    /**
+     * 1-based patch line of the operation's header.
+     */
+    uint32_t patch_line;
+    /**
+     * Number of hunks (1 for an Add File, 0 for a Delete File).
+     */
+    uint32_t hunk_count;
+    /**
+     * Always 0.
+     */
+    uint32_t reserved;
+    /**
+     * The path exactly as written (empty for a bare diff).
+     */
+    struct v4a_bytes path;
+    /**
+     * The `*** Move to:` destination exactly as written; absent (`{NULL, 0}`) without one.
+     */
+    struct v4a_bytes move_to;
+} v4a_op;
+
+/**
+ * A view of the operations owned by a patch.
+ */
+typedef struct v4a_ops {
+    /**
+     * The first operation (NULL when `len` is 0).
+     */
+    const struct v4a_op *ptr;
+    /**
+     * The number of operations.
+     */
+    size_t len;
+} v4a_ops;
+
+/**
+ * The file text of one operation for `v4a_patch_apply` and `v4a_patch_reverse`.
+ */
+typedef struct v4a_source {
+    /**
+     * The file's bytes; `(NULL, 0)` is an empty file.
+     */
+    const uint8_t *ptr;
+    /**
+     * The number of bytes.
+     */
+    size_t len;
+    /**
+     * 1: the file exists with these bytes. 0: there is no such file (an operation that reads
+     * it fails with `V4A_STATUS_MISSING_SOURCE`). Any other value is
+     * `V4A_STATUS_INVALID_ARGUMENT`.
+     */
+    uint32_t present;
+    /**
+     * Must be 0.
+     */
+    uint32_t reserved;
+} v4a_source;
+
+/**
+ * The result of one file operation of a multi-file patch.
+ */
+typedef struct v4a_file_result {
+    /**
+     * `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
+     */
+    uint32_t kind;
+    /**
+     * Always 0.
+     */
+    uint32_t reserved;
+    /**
+     * The path as written in the patch.
+     */
+    struct v4a_bytes path;
+    /**
+     * The destination when the file moves to another path; absent (`{NULL, 0}`) otherwise.
+     * Write the new text there and remove `path`.
+     */
+    struct v4a_bytes move_to;
+    /**
+     * The file's result (new text, original source, reports), owned by the result set:
+     * never pass it to `v4a_result_free`.
+     */
+    const struct v4a_result *result;
+} v4a_file_result;
+
+/**
+ * A view of the file results owned by a result set.
+ */
+typedef struct v4a_file_results {
+    /**
+     * The first file result (NULL when `len` is 0).
+     */
+    const struct v4a_file_result *ptr;
+    /**
+     * The number of file results.
+     */
+    size_t len;
+} v4a_file_results;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
-
-/**
- * The version of the loaded library (`"0.1.0"`), a static NUL-terminated string.
- */
-const char *v4a_version(void);
-
-/**
- * The ABI version of the loaded library; equal to `V4A_ABI_VERSION` when the header and the
- * library agree.
- */
-uint32_t v4a_abi_version(void);
-
-/**
- * The stable name of a status (`"AMBIGUOUS"` for `V4A_STATUS_AMBIGUOUS`), a static
- * NUL-terminated string; `"UNKNOWN"` for a code this library does not know.
- */
-const char *v4a_status_str(v4a_status status);
-
-/**
- * A one-line description of a status's category (`"ambiguous match"`), a static
- * NUL-terminated string; `"unknown status"` for a code this library does not know.
- */
-const char *v4a_status_category(v4a_status status);
-
-/**
- * The stable name of a match level (`"exact"`, `"trim_end"`, `"trim"`, `"collapse"`,
- * `"fold"`), a static NUL-terminated string; `"unknown"` for any other value.
- */
-const char *v4a_level_str(uint32_t level);
-
-#if defined(V4A_TEST_PANIC)
-/**
- * Test-only (cargo feature `test-panic`, define `V4A_TEST_PANIC` before including the
- * header): panics inside the boundary, which must return `V4A_STATUS_INTERNAL`.
- */
-v4a_status v4a_test_panic(void);
-#endif
-
-/**
- * Writes a V4A patch (`*** Update File:` envelope) that turns `old_text` into `new_text`,
- * with `context` lines of context, adding context or an `@@` anchor until every hunk is
- * unique. The patch applies back exactly: applying it to `old_text` gives `new_text` byte for
- * byte. Identical texts give an empty envelope. Differences a V4A patch cannot express (a
- * changed line terminator, an added or removed BOM) are `V4A_STATUS_INVALID_ARGUMENT`.
- *
- * Inputs are `(pointer, length)` UTF-8; `options` may be NULL. Stores a new text in
- * `*text_out` for every status except `V4A_STATUS_INTERNAL`; free it with `v4a_text_free`.
- */
-v4a_status v4a_make_patch(const uint8_t *old_text, size_t old_len, const uint8_t *new_text, size_t new_len, const uint8_t *path, size_t path_len, const struct v4a_generate_options *options, struct v4a_text **text_out);
-
-/**
- * `v4a_make_patch` for a file that also moves: the patch has `*** Move to: destination`
- * (omitted when the destination equals the path). Without a change and without a move, the
- * patch is an empty envelope.
- */
-v4a_status v4a_make_move_patch(const uint8_t *old_text, size_t old_len, const uint8_t *new_text, size_t new_len, const uint8_t *path, size_t path_len, const uint8_t *destination, size_t destination_len, const struct v4a_generate_options *options, struct v4a_text **text_out);
-
-/**
- * Writes a patch that adds `path` with `text` (`+` lines; a text without a final newline
- * ends with `\ No newline at end of file`). Inputs are `(pointer, length)` UTF-8. Stores a new
- * text in `*text_out` for every status except `V4A_STATUS_INTERNAL`.
- */
-v4a_status v4a_make_add_patch(const uint8_t *path, size_t path_len, const uint8_t *text, size_t text_len, struct v4a_text **text_out);
-
-/**
- * Writes a patch that deletes `path`. The path is a `(pointer, length)` UTF-8 input. Stores a
- * new text in `*text_out` for every status except `V4A_STATUS_INTERNAL`.
- */
-v4a_status v4a_make_delete_patch(const uint8_t *path, size_t path_len, struct v4a_text **text_out);
-
-/**
- * The form of `line` that the match level `level` (`V4A_LEVEL_*`) compares: trailing
- * whitespace removed (trim-end), surrounding whitespace removed (trim), whitespace runs
- * collapsed (collapse), Unicode folded (fold). For showing a model why two lines match.
- * The line is a `(pointer, length)` UTF-8 input. Stores a new text in `*text_out` for every
- * status except `V4A_STATUS_INTERNAL`.
- */
-v4a_status v4a_normalize(const uint8_t *line, size_t line_len, uint32_t level, struct v4a_text **text_out);
-
-/**
- * Fills `*options` with the defaults and sets its `struct_size`: every level up to fold, no
- * fuzz limit, no first-match, already-applied hunks are no-ops, the final-newline state is
- * kept, Add File writes LF, no structured diff (3 context lines if `diff_style` is set to
- * `V4A_DIFF_STYLE_CHANGES`), no refinement, a search budget of 200,000,000.
- * `V4A_STATUS_NULL_ARGUMENT` for NULL.
- */
-v4a_status v4a_options_init(struct v4a_options *options);
-
-/**
- * Fills `*options` with the generation defaults (3 context lines, at most 50 while making a
- * hunk unique) and sets its `struct_size`. `V4A_STATUS_NULL_ARGUMENT` for NULL.
- */
-v4a_status v4a_generate_options_init(struct v4a_generate_options *options);
-
-/**
- * Parses a patch (`*** Begin Patch` ... `*** End Patch`, or a bare diff) into its file
- * operations, accepting what models really send (CRLF, heredoc and Markdown wrappers, git
- * headers where a file header may stand). The text is a `(pointer, length)` UTF-8 input and
- * is not kept.
- *
- * Stores in `*patch_out` a new patch for every status except `V4A_STATUS_INTERNAL` (then it
- * is NULL): on `V4A_STATUS_OK` it holds the operations, on failure the error
- * (`V4A_STATUS_PATCH_SYNTAX` or `V4A_STATUS_TRUNCATED_PATCH` with the patch line, ...).
- * Free it with `v4a_patch_free`.
- */
-v4a_status v4a_patch_parse(const uint8_t *patch, size_t patch_len, struct v4a_patch **patch_out);
-
-/**
- * `v4a_patch_parse` accepting only the canonical form: the envelope, LF line endings,
- * markers written exactly, no wrappers (what the tool-kit grammar describes).
- */
-v4a_status v4a_patch_parse_strict(const uint8_t *patch, size_t patch_len, struct v4a_patch **patch_out);
-
-/**
- * Frees a patch and every view read from it. NULL is ignored. Callable from any thread, but
- * not while another thread still uses the patch. Result sets made from the patch stay valid.
- */
-void v4a_patch_free(struct v4a_patch *patch);
-
-/**
- * The patch's status: `V4A_STATUS_OK` when it parsed, else its error's status.
- * `V4A_STATUS_NULL_ARGUMENT` for NULL.
- */
-v4a_status v4a_patch_status(const struct v4a_patch *patch);
-
-/**
- * The parse error, owned by the patch; NULL when the patch parsed or for NULL.
- */
-const struct v4a_error *v4a_patch_error(const struct v4a_patch *patch);
-
-/**
- * The file operations in patch order (empty when the patch did not parse). The sources
- * passed to `v4a_patch_apply` are aligned with this array.
- */
-struct v4a_ops v4a_patch_ops(const struct v4a_patch *patch);
-
-/**
- * Applies every operation of a parsed patch, atomically: the engine computes every file's
- * result before returning any, so either all of them come back or one error does.
- *
- * `sources` holds one entry per operation, aligned with `v4a_patch_ops` (`sources_len` must
- * equal its length): the current bytes of the file each Update and Delete reads, with
- * `present = 1`; `present = 0` for a file that does not exist (`V4A_STATUS_MISSING_SOURCE`
- * if an operation reads it). Add File entries are not read. `(NULL, 0)` is accepted when the
- * patch has no operations. Sources must be UTF-8 and are not kept. `options` may be NULL.
- *
- * Stores in `*result_set_out` a new result set for every status except `V4A_STATUS_INTERNAL`
- * (then it is NULL); free it with `v4a_result_set_free`. A patch that did not parse gives
- * its parse error. The patch is only read: several threads may apply one patch at once.
- */
-v4a_status v4a_patch_apply(const struct v4a_patch *patch, const struct v4a_source *sources, size_t sources_len, const struct v4a_options *options, struct v4a_result_set **result_set_out);
-
-/**
- * Frees a result set, its file results and every view read from them. NULL is ignored.
- * Callable from any thread, but not while another thread still uses the set.
- */
-void v4a_result_set_free(struct v4a_result_set *result_set);
-
-/**
- * `V4A_STATUS_OK` when every operation succeeded, else the error's status.
- * `V4A_STATUS_NULL_ARGUMENT` for NULL.
- */
-v4a_status v4a_result_set_status(const struct v4a_result_set *result_set);
-
-/**
- * The error that stopped the patch (its `path` names the file), owned by the set; NULL on
- * success or for NULL.
- */
-const struct v4a_error *v4a_result_set_error(const struct v4a_result_set *result_set);
-
-/**
- * One result per file operation, in patch order (empty on failure).
- */
-struct v4a_file_results v4a_result_set_files(const struct v4a_result_set *result_set);
-
-/**
- * The summary other engines print, which models know: `Success. Updated the following
- * files:` then one `A path`, `M path` or `D path` line per operation (a move is
- * `M destination`). Empty on failure.
- */
-struct v4a_bytes v4a_result_set_summary(const struct v4a_result_set *result_set);
-
-/**
- * Writes the patch that undoes `patch`, given the sources it applies to (aligned with the
- * operations, as for `v4a_patch_apply`): Add and Delete swapped, moves back, each update's
- * change inverted; operations in reverse order. Applying the patch first, the reverse fails
- * with the same error the apply would. Stores a new text in `*text_out` for every status
- * except `V4A_STATUS_INTERNAL`; free it with `v4a_text_free`.
- */
-v4a_status v4a_patch_reverse(const struct v4a_patch *patch, const struct v4a_source *sources, size_t sources_len, const struct v4a_options *options, struct v4a_text **text_out);
-
-/**
- * Classifies a path as written in a patch, storing a `V4A_PATH_*` class in `*class_out`:
- * relative and inside the root, absolute, escaping with `..`, empty, containing NUL, or with
- * a drive prefix. Only `V4A_PATH_RELATIVE` is safe to write under a root. The path is a
- * `(pointer, length)` UTF-8 input. Returns `V4A_STATUS_INVALID_UTF8` for a path that is not
- * UTF-8 and `V4A_STATUS_NULL_ARGUMENT` for NULL pointers.
- */
-v4a_status v4a_classify_path(const uint8_t *path, size_t path_len, uint32_t *class_out);
 
 /**
  * Applies a single-file diff to `source`.
@@ -1166,6 +967,21 @@ v4a_status v4a_apply(const uint8_t *source, size_t source_len, const uint8_t *di
  * The name is a `(pointer, length)` UTF-8 input; everything else is as `v4a_apply`.
  */
 v4a_status v4a_apply_mode_name(const uint8_t *source, size_t source_len, const uint8_t *diff, size_t diff_len, const uint8_t *mode_name, size_t mode_name_len, const struct v4a_options *options, struct v4a_result **result_out);
+
+/**
+ * Fills `*options` with the defaults and sets its `struct_size`: every level up to fold, no
+ * fuzz limit, no first-match, already-applied hunks are no-ops, the final-newline state is
+ * kept, Add File writes LF, no structured diff (3 context lines if `diff_style` is set to
+ * `V4A_DIFF_STYLE_CHANGES`), no refinement, a search budget of 200,000,000.
+ * `V4A_STATUS_NULL_ARGUMENT` for NULL.
+ */
+v4a_status v4a_options_init(struct v4a_options *options);
+
+/**
+ * Fills `*options` with the generation defaults (3 context lines, at most 50 while making a
+ * hunk unique) and sets its `struct_size`. `V4A_STATUS_NULL_ARGUMENT` for NULL.
+ */
+v4a_status v4a_generate_options_init(struct v4a_generate_options *options);
 
 /**
  * Frees a result made by `v4a_apply` or `v4a_apply_mode_name`, and every view read from it.
@@ -1234,17 +1050,6 @@ struct v4a_segments v4a_result_segments(const struct v4a_result *result);
 struct v4a_changes v4a_result_changes(const struct v4a_result *result);
 
 /**
- * Renders a unified diff from the parts of a result that a binding copied before freeing it:
- * the original `source` and new `text`, the `path` and move `destination` as written
- * (`(NULL, 0)` when absent) and the edit script (`changes`, as `v4a_result_changes` gave it).
- * The same text as `v4a_result_unified_diff` on the live result. Stores a new text in
- * `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`.
- * An edit script the texts cannot have (changes out of order, overlapping, or past the end
- * of a text) is `V4A_STATUS_INVALID_ARGUMENT`, its message naming the change.
- */
-v4a_status v4a_unified_diff(const uint8_t *source, size_t source_len, const uint8_t *text, size_t text_len, const uint8_t *path, size_t path_len, const uint8_t *destination, size_t destination_len, const struct v4a_change *changes, size_t changes_len, uint32_t context, struct v4a_text **text_out);
-
-/**
  * Renders the change as a unified diff (`---`/`+++`/`@@ -a,b +c,d @@`) with `context` lines
  * of context, for logs and review; empty when nothing changed. Stores a new text in
  * `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`;
@@ -1275,6 +1080,164 @@ struct v4a_bytes v4a_text_bytes(const struct v4a_text *text);
 const struct v4a_error *v4a_text_error(const struct v4a_text *text);
 
 /**
+ * Renders a unified diff from the parts of a result that a binding copied before freeing it:
+ * the original `source` and new `text`, the `path` and move `destination` as written
+ * (`(NULL, 0)` when absent) and the edit script (`changes`, as `v4a_result_changes` gave it).
+ * The same text as `v4a_result_unified_diff` on the live result. Stores a new text in
+ * `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`.
+ * An edit script the texts cannot have (changes out of order, overlapping, or past the end
+ * of a text) is `V4A_STATUS_INVALID_ARGUMENT`, its message naming the change.
+ */
+v4a_status v4a_unified_diff(const uint8_t *source, size_t source_len, const uint8_t *text, size_t text_len, const uint8_t *path, size_t path_len, const uint8_t *destination, size_t destination_len, const struct v4a_change *changes, size_t changes_len, uint32_t context, struct v4a_text **text_out);
+
+/**
+ * Parses a patch (`*** Begin Patch` ... `*** End Patch`, or a bare diff) into its file
+ * operations, accepting what models really send (CRLF, heredoc and Markdown wrappers, git
+ * headers where a file header may stand). The text is a `(pointer, length)` UTF-8 input and
+ * is not kept.
+ *
+ * Stores in `*patch_out` a new patch for every status except `V4A_STATUS_INTERNAL` (then it
+ * is NULL): on `V4A_STATUS_OK` it holds the operations, on failure the error
+ * (`V4A_STATUS_PATCH_SYNTAX` or `V4A_STATUS_TRUNCATED_PATCH` with the patch line, ...).
+ * Free it with `v4a_patch_free`.
+ */
+v4a_status v4a_patch_parse(const uint8_t *patch, size_t patch_len, struct v4a_patch **patch_out);
+
+/**
+ * `v4a_patch_parse` accepting only the canonical form: the envelope, LF line endings,
+ * markers written exactly, no wrappers (what the tool-kit grammar describes).
+ */
+v4a_status v4a_patch_parse_strict(const uint8_t *patch, size_t patch_len, struct v4a_patch **patch_out);
+
+/**
+ * Frees a patch and every view read from it. NULL is ignored. Callable from any thread, but
+ * not while another thread still uses the patch. Result sets made from the patch stay valid.
+ */
+void v4a_patch_free(struct v4a_patch *patch);
+
+/**
+ * The patch's status: `V4A_STATUS_OK` when it parsed, else its error's status.
+ * `V4A_STATUS_NULL_ARGUMENT` for NULL.
+ */
+v4a_status v4a_patch_status(const struct v4a_patch *patch);
+
+/**
+ * The parse error, owned by the patch; NULL when the patch parsed or for NULL.
+ */
+const struct v4a_error *v4a_patch_error(const struct v4a_patch *patch);
+
+/**
+ * The file operations in patch order (empty when the patch did not parse). The sources
+ * passed to `v4a_patch_apply` are aligned with this array.
+ */
+struct v4a_ops v4a_patch_ops(const struct v4a_patch *patch);
+
+/**
+ * Applies every operation of a parsed patch, atomically: the engine computes every file's
+ * result before returning any, so either all of them come back or one error does.
+ *
+ * `sources` holds one entry per operation, aligned with `v4a_patch_ops` (`sources_len` must
+ * equal its length): the current bytes of the file each Update and Delete reads, with
+ * `present = 1`; `present = 0` for a file that does not exist (`V4A_STATUS_MISSING_SOURCE`
+ * if an operation reads it). Add File entries are not read. `(NULL, 0)` is accepted when the
+ * patch has no operations. Sources must be UTF-8 and are not kept. `options` may be NULL.
+ *
+ * Stores in `*result_set_out` a new result set for every status except `V4A_STATUS_INTERNAL`
+ * (then it is NULL); free it with `v4a_result_set_free`. A patch that did not parse gives
+ * its parse error. The patch is only read: several threads may apply one patch at once.
+ */
+v4a_status v4a_patch_apply(const struct v4a_patch *patch, const struct v4a_source *sources, size_t sources_len, const struct v4a_options *options, struct v4a_result_set **result_set_out);
+
+/**
+ * Writes the patch that undoes `patch`, given the sources it applies to (aligned with the
+ * operations, as for `v4a_patch_apply`): Add and Delete swapped, moves back, each update's
+ * change inverted; operations in reverse order. Applying the patch first, the reverse fails
+ * with the same error the apply would. Stores a new text in `*text_out` for every status
+ * except `V4A_STATUS_INTERNAL`; free it with `v4a_text_free`.
+ */
+v4a_status v4a_patch_reverse(const struct v4a_patch *patch, const struct v4a_source *sources, size_t sources_len, const struct v4a_options *options, struct v4a_text **text_out);
+
+/**
+ * Classifies a path as written in a patch, storing a `V4A_PATH_*` class in `*class_out`:
+ * relative and inside the root, absolute, escaping with `..`, empty, containing NUL, or with
+ * a drive prefix. Only `V4A_PATH_RELATIVE` is safe to write under a root. The path is a
+ * `(pointer, length)` UTF-8 input. Returns `V4A_STATUS_INVALID_UTF8` for a path that is not
+ * UTF-8 and `V4A_STATUS_NULL_ARGUMENT` for NULL pointers.
+ */
+v4a_status v4a_classify_path(const uint8_t *path, size_t path_len, uint32_t *class_out);
+
+/**
+ * Frees a result set, its file results and every view read from them. NULL is ignored.
+ * Callable from any thread, but not while another thread still uses the set.
+ */
+void v4a_result_set_free(struct v4a_result_set *result_set);
+
+/**
+ * `V4A_STATUS_OK` when every operation succeeded, else the error's status.
+ * `V4A_STATUS_NULL_ARGUMENT` for NULL.
+ */
+v4a_status v4a_result_set_status(const struct v4a_result_set *result_set);
+
+/**
+ * The error that stopped the patch (its `path` names the file), owned by the set; NULL on
+ * success or for NULL.
+ */
+const struct v4a_error *v4a_result_set_error(const struct v4a_result_set *result_set);
+
+/**
+ * One result per file operation, in patch order (empty on failure).
+ */
+struct v4a_file_results v4a_result_set_files(const struct v4a_result_set *result_set);
+
+/**
+ * The summary other engines print, which models know: `Success. Updated the following
+ * files:` then one `A path`, `M path` or `D path` line per operation (a move is
+ * `M destination`). Empty on failure.
+ */
+struct v4a_bytes v4a_result_set_summary(const struct v4a_result_set *result_set);
+
+/**
+ * Writes a V4A patch (`*** Update File:` envelope) that turns `old_text` into `new_text`,
+ * with `context` lines of context, adding context or an `@@` anchor until every hunk is
+ * unique. The patch applies back exactly: applying it to `old_text` gives `new_text` byte for
+ * byte. Identical texts give an empty envelope. Differences a V4A patch cannot express (a
+ * changed line terminator, an added or removed BOM) are `V4A_STATUS_INVALID_ARGUMENT`.
+ *
+ * Inputs are `(pointer, length)` UTF-8; `options` may be NULL. Stores a new text in
+ * `*text_out` for every status except `V4A_STATUS_INTERNAL`; free it with `v4a_text_free`.
+ */
+v4a_status v4a_make_patch(const uint8_t *old_text, size_t old_len, const uint8_t *new_text, size_t new_len, const uint8_t *path, size_t path_len, const struct v4a_generate_options *options, struct v4a_text **text_out);
+
+/**
+ * `v4a_make_patch` for a file that also moves: the patch has `*** Move to: destination`
+ * (omitted when the destination equals the path). Without a change and without a move, the
+ * patch is an empty envelope.
+ */
+v4a_status v4a_make_move_patch(const uint8_t *old_text, size_t old_len, const uint8_t *new_text, size_t new_len, const uint8_t *path, size_t path_len, const uint8_t *destination, size_t destination_len, const struct v4a_generate_options *options, struct v4a_text **text_out);
+
+/**
+ * Writes a patch that adds `path` with `text` (`+` lines; a text without a final newline
+ * ends with `\ No newline at end of file`). Inputs are `(pointer, length)` UTF-8. Stores a new
+ * text in `*text_out` for every status except `V4A_STATUS_INTERNAL`.
+ */
+v4a_status v4a_make_add_patch(const uint8_t *path, size_t path_len, const uint8_t *text, size_t text_len, struct v4a_text **text_out);
+
+/**
+ * Writes a patch that deletes `path`. The path is a `(pointer, length)` UTF-8 input. Stores a
+ * new text in `*text_out` for every status except `V4A_STATUS_INTERNAL`.
+ */
+v4a_status v4a_make_delete_patch(const uint8_t *path, size_t path_len, struct v4a_text **text_out);
+
+/**
+ * The form of `line` that the match level `level` (`V4A_LEVEL_*`) compares: trailing
+ * whitespace removed (trim-end), surrounding whitespace removed (trim), whitespace runs
+ * collapsed (collapse), Unicode folded (fold). For showing a model why two lines match.
+ * The line is a `(pointer, length)` UTF-8 input. Stores a new text in `*text_out` for every
+ * status except `V4A_STATUS_INTERNAL`.
+ */
+v4a_status v4a_normalize(const uint8_t *line, size_t line_len, uint32_t level, struct v4a_text **text_out);
+
+/**
  * Stores in `*schema_out` the tool definition (JSON text) of a flavour (`V4A_FLAVOR_*`:
  * OpenAI function calling, OpenAI custom tool with a Lark grammar, Anthropic tool use, MCP)
  * and a shape (`V4A_SHAPE_INPUT`: the whole patch per call, tool `apply_patch`;
@@ -1301,6 +1264,43 @@ struct v4a_bytes v4a_file_grammar(void);
  * errors. Static.
  */
 struct v4a_bytes v4a_instructions(void);
+
+/**
+ * The version of the loaded library (`"0.1.0"`), a static NUL-terminated string.
+ */
+const char *v4a_version(void);
+
+/**
+ * The ABI version of the loaded library; equal to `V4A_ABI_VERSION` when the header and the
+ * library agree.
+ */
+uint32_t v4a_abi_version(void);
+
+/**
+ * The stable name of a status (`"AMBIGUOUS"` for `V4A_STATUS_AMBIGUOUS`), a static
+ * NUL-terminated string; `"UNKNOWN"` for a code this library does not know.
+ */
+const char *v4a_status_str(v4a_status status);
+
+/**
+ * A one-line description of a status's category (`"ambiguous match"`), a static
+ * NUL-terminated string; `"unknown status"` for a code this library does not know.
+ */
+const char *v4a_status_category(v4a_status status);
+
+/**
+ * The stable name of a match level (`"exact"`, `"trim_end"`, `"trim"`, `"collapse"`,
+ * `"fold"`), a static NUL-terminated string; `"unknown"` for any other value.
+ */
+const char *v4a_level_str(uint32_t level);
+
+#if defined(V4A_TEST_PANIC)
+/**
+ * Test-only (cargo feature `test-panic`, define `V4A_TEST_PANIC` before including the
+ * header): panics inside the boundary, which must return `V4A_STATUS_INTERNAL`.
+ */
+v4a_status v4a_test_panic(void);
+#endif
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -11,7 +11,7 @@ use super::names::{level_name, status_category, status_name};
 use super::tools::{tool_schema_nul, FILE_GRAMMAR_NUL, GRAMMAR_NUL, INSTRUCTIONS_NUL};
 use super::*;
 use engine::tools::{file_grammar, grammar, instructions, tool_schema, Flavor, Shape};
-use engine::{Mode, PathClass};
+use engine::{Level, Mode, PathClass, Status};
 
 #[test]
 fn version_constants_match_cargo_toml() {

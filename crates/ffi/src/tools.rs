@@ -4,10 +4,10 @@
 //! C views need one, so the same files are embedded here with a NUL appended. A unit test
 //! checks that both copies are byte-identical.
 
-use super::boundary::{enum_in, ffi_boundary, out_value};
-use super::cstr::static_view;
-use super::types::{v4a_bytes, v4a_status};
-use super::V4A_STATUS_OK;
+use crate::boundary::{enum_in, ffi_boundary, out_value};
+use crate::constants::{v4a_status, V4A_STATUS_OK};
+use crate::cstr::static_view;
+use crate::views::v4a_bytes;
 use engine::tools::{Flavor, Shape};
 
 /// A file of `tools/` with a NUL appended.
