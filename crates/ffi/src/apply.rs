@@ -1,7 +1,7 @@
 //! Single-file apply: `v4a_apply` and `v4a_apply_mode_name`, which make a `v4a_result`.
 
 use crate::boundary::{bytes_in, enum_in, ffi_boundary, out_ptr, str_in};
-use crate::constants::v4a_status;
+use crate::constants::{v4a_mode, v4a_status};
 use crate::options::{options_in, v4a_options};
 use crate::result::{publish_result, v4a_result};
 use engine::{Error, Mode, Status};
@@ -33,7 +33,7 @@ pub unsafe extern "C" fn v4a_apply(
     source_len: usize,
     diff: *const u8,
     diff_len: usize,
-    mode: u32,
+    mode: v4a_mode,
     options: *const v4a_options,
     result_out: *mut *mut v4a_result,
 ) -> v4a_status {

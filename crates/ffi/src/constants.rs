@@ -1,5 +1,6 @@
-//! Every constant of the C ABI: versions, status codes, and the values of each kind of
-//! `uint32_t` argument or field. A leaf: it imports nothing of this crate.
+//! Every constant of the C ABI: versions, status codes, defaults, and each kind of `uint32_t`
+//! argument or field (a `typedef uint32_t v4a_<kind>;` in the header, so that a parameter
+//! names the constants it takes) with its values. A leaf: it imports nothing of this crate.
 
 /// A status code: `V4A_STATUS_OK` (0) or one of the `V4A_STATUS_*` error codes. Codes are
 /// stable and never renumbered.
@@ -15,7 +16,7 @@ pub const V4A_VERSION_MINOR: u32 = 1;
 pub const V4A_VERSION_PATCH: u32 = 0;
 /// The ABI version of this header: incremented on every incompatible change of a function,
 /// struct or constant. Compare with `v4a_abi_version()` at startup.
-pub const V4A_ABI_VERSION: u32 = 1;
+pub const V4A_ABI_VERSION: u32 = 2;
 
 /// Success.
 pub const V4A_STATUS_OK: u32 = 0;
@@ -67,90 +68,133 @@ pub const V4A_STATUS_LOCKED: u32 = 21;
 /// The matched lines admit no consistent map from the patch's indentation to the file's, so added lines cannot be indented safely.
 pub const V4A_STATUS_INCONSISTENT_INDENTATION: u32 = 22;
 
+/// The mode of `v4a_apply`: one of the `V4A_MODE_*` constants.
+pub type v4a_mode = u32;
+
 /// Mode of `v4a_apply`: apply the diff's hunks to the source.
-pub const V4A_MODE_UPDATE: u32 = 0;
+pub const V4A_MODE_UPDATE: v4a_mode = 0;
 /// Mode of `v4a_apply`: build a new file from the diff's `+` lines; the source is ignored.
-pub const V4A_MODE_CREATE: u32 = 1;
+pub const V4A_MODE_CREATE: v4a_mode = 1;
 /// Mode of `v4a_apply`: return empty text and list every source line as removed.
-pub const V4A_MODE_DELETE: u32 = 2;
+pub const V4A_MODE_DELETE: v4a_mode = 2;
 /// Mode of `v4a_apply`: apply edits like update and report the destination.
-pub const V4A_MODE_MOVE: u32 = 3;
+pub const V4A_MODE_MOVE: v4a_mode = 3;
+
+/// A match level, from the strictest to the loosest: one of the `V4A_LEVEL_*` constants.
+pub type v4a_level = u32;
 
 /// Match level: bytes equal (line terminator excluded). Fuzz 0.
-pub const V4A_LEVEL_EXACT: u32 = 0;
+pub const V4A_LEVEL_EXACT: v4a_level = 0;
 /// Match level: equal after removing trailing whitespace. Fuzz 1.
-pub const V4A_LEVEL_TRIM_END: u32 = 1;
+pub const V4A_LEVEL_TRIM_END: v4a_level = 1;
 /// Match level: equal after removing leading and trailing whitespace. Fuzz 10.
-pub const V4A_LEVEL_TRIM: u32 = 2;
+pub const V4A_LEVEL_TRIM: v4a_level = 2;
 /// Match level: trimmed, every internal whitespace run one space. Fuzz 50.
-pub const V4A_LEVEL_COLLAPSE: u32 = 3;
+pub const V4A_LEVEL_COLLAPSE: v4a_level = 3;
 /// Match level: collapsed after Unicode folding (NFKC, quotes, dashes, spaces, zero-width
 /// characters). Fuzz 100.
-pub const V4A_LEVEL_FOLD: u32 = 4;
+pub const V4A_LEVEL_FOLD: v4a_level = 4;
 
 /// `v4a_options.max_fuzz`: no limit.
 pub const V4A_NO_FUZZ_LIMIT: u32 = u32::MAX;
+
+/// The default of `v4a_options.diff_context` (`V4A_OPTIONS_INIT`, `v4a_options_init`).
+pub const V4A_DEFAULT_DIFF_CONTEXT: u32 = 3;
+/// The default of `v4a_options.search_budget`, in line comparisons.
+pub const V4A_DEFAULT_SEARCH_BUDGET: u64 = 200_000_000;
+/// The default of `v4a_generate_options.context` (`V4A_GENERATE_OPTIONS_INIT`).
+pub const V4A_DEFAULT_GENERATE_CONTEXT: u32 = 3;
+/// The default of `v4a_generate_options.max_context`.
+pub const V4A_DEFAULT_GENERATE_MAX_CONTEXT: u32 = 50;
 /// `v4a_error.byte_offset`: no offset.
-pub const V4A_NO_OFFSET: u64 = 0xFFFF_FFFF_FFFF_FFFF;
+pub const V4A_NO_OFFSET: u64 = u64::MAX;
+
+/// A line terminator (`v4a_options.add_file_line_ending`): `V4A_LINE_ENDING_LF` or
+/// `V4A_LINE_ENDING_CRLF`.
+pub type v4a_line_ending = u32;
 
 /// `v4a_options.add_file_line_ending`: `\n`.
-pub const V4A_LINE_ENDING_LF: u32 = 0;
+pub const V4A_LINE_ENDING_LF: v4a_line_ending = 0;
 /// `v4a_options.add_file_line_ending`: `\r\n`.
-pub const V4A_LINE_ENDING_CRLF: u32 = 1;
+pub const V4A_LINE_ENDING_CRLF: v4a_line_ending = 1;
+
+/// Which structured diff a result holds (`v4a_options.diff_style`): one of the
+/// `V4A_DIFF_STYLE_*` constants.
+pub type v4a_diff_style = u32;
 
 /// `v4a_options.diff_style`: no structured diff (the cheapest).
-pub const V4A_DIFF_STYLE_NONE: u32 = 0;
+pub const V4A_DIFF_STYLE_NONE: v4a_diff_style = 0;
 /// `v4a_options.diff_style`: every line of the file.
-pub const V4A_DIFF_STYLE_FULL: u32 = 1;
+pub const V4A_DIFF_STYLE_FULL: v4a_diff_style = 1;
 /// `v4a_options.diff_style`: changed lines with `diff_context` lines of context.
-pub const V4A_DIFF_STYLE_CHANGES: u32 = 2;
+pub const V4A_DIFF_STYLE_CHANGES: v4a_diff_style = 2;
+
+/// The kind of a diff line or segment: `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
+pub type v4a_diff_kind = u32;
 
 /// Kind of a diff line or segment: unchanged.
-pub const V4A_DIFF_EQUAL: u32 = 0;
+pub const V4A_DIFF_EQUAL: v4a_diff_kind = 0;
 /// Kind of a diff line or segment: removed (old side only).
-pub const V4A_DIFF_DELETE: u32 = 1;
+pub const V4A_DIFF_DELETE: v4a_diff_kind = 1;
 /// Kind of a diff line or segment: added (new side only).
-pub const V4A_DIFF_ADD: u32 = 2;
+pub const V4A_DIFF_ADD: v4a_diff_kind = 2;
+
+/// The bits of `v4a_hunk_report.flags`: an OR of `V4A_HUNK_*` constants.
+pub type v4a_hunk_flags = u32;
 
 /// `v4a_hunk_report.flags`: added lines were re-indented to the file's indentation.
-pub const V4A_HUNK_REINDENTED: u32 = 1;
+pub const V4A_HUNK_REINDENTED: v4a_hunk_flags = 1;
 /// `v4a_hunk_report.flags`: the change was already present; nothing was changed.
-pub const V4A_HUNK_ALREADY_APPLIED: u32 = 2;
+pub const V4A_HUNK_ALREADY_APPLIED: v4a_hunk_flags = 2;
 /// `v4a_hunk_report.flags`: placed at the end of the file.
-pub const V4A_HUNK_END_OF_FILE: u32 = 4;
+pub const V4A_HUNK_END_OF_FILE: v4a_hunk_flags = 4;
 /// `v4a_hunk_report.flags`: found before the previous hunk (out of file order).
-pub const V4A_HUNK_OUT_OF_ORDER: u32 = 8;
+pub const V4A_HUNK_OUT_OF_ORDER: v4a_hunk_flags = 8;
+
+/// The kind of a file operation: `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
+pub type v4a_op_kind = u32;
 
 /// File operation: `*** Add File`.
-pub const V4A_OP_ADD: u32 = 0;
+pub const V4A_OP_ADD: v4a_op_kind = 0;
 /// File operation: `*** Delete File`.
-pub const V4A_OP_DELETE: u32 = 1;
+pub const V4A_OP_DELETE: v4a_op_kind = 1;
 /// File operation: `*** Update File` (with an optional `*** Move to`).
-pub const V4A_OP_UPDATE: u32 = 2;
+pub const V4A_OP_UPDATE: v4a_op_kind = 2;
+
+/// The class of a path as written in a patch: one of the `V4A_PATH_*` constants; only
+/// `V4A_PATH_RELATIVE` is safe to write under a root.
+pub type v4a_path_class = u32;
 
 /// Path class: relative, and stays inside the root (`src/a.rs`, `a/../b`).
-pub const V4A_PATH_RELATIVE: u32 = 0;
+pub const V4A_PATH_RELATIVE: v4a_path_class = 0;
 /// Path class: absolute (`/etc/passwd`, `\\server\share`).
-pub const V4A_PATH_ABSOLUTE: u32 = 1;
+pub const V4A_PATH_ABSOLUTE: v4a_path_class = 1;
 /// Path class: relative but climbs out of the root with `..`.
-pub const V4A_PATH_PARENT_ESCAPE: u32 = 2;
+pub const V4A_PATH_PARENT_ESCAPE: v4a_path_class = 2;
 /// Path class: empty or only whitespace.
-pub const V4A_PATH_EMPTY: u32 = 3;
+pub const V4A_PATH_EMPTY: v4a_path_class = 3;
 /// Path class: contains a NUL byte.
-pub const V4A_PATH_NUL: u32 = 4;
+pub const V4A_PATH_NUL: v4a_path_class = 4;
 /// Path class: starts with a Windows drive prefix (`C:`).
-pub const V4A_PATH_DRIVE_PREFIX: u32 = 5;
+pub const V4A_PATH_DRIVE_PREFIX: v4a_path_class = 5;
+
+/// The API a tool definition is written for: one of the `V4A_FLAVOR_*` constants.
+pub type v4a_flavor = u32;
 
 /// Tool flavour: OpenAI function calling (strict JSON Schema).
-pub const V4A_FLAVOR_OPENAI: u32 = 0;
+pub const V4A_FLAVOR_OPENAI: v4a_flavor = 0;
 /// Tool flavour: OpenAI custom (freeform) tool with a Lark grammar.
-pub const V4A_FLAVOR_OPENAI_CUSTOM: u32 = 1;
+pub const V4A_FLAVOR_OPENAI_CUSTOM: v4a_flavor = 1;
 /// Tool flavour: Anthropic tool use.
-pub const V4A_FLAVOR_ANTHROPIC: u32 = 2;
+pub const V4A_FLAVOR_ANTHROPIC: v4a_flavor = 2;
 /// Tool flavour: Model Context Protocol.
-pub const V4A_FLAVOR_MCP: u32 = 3;
+pub const V4A_FLAVOR_MCP: v4a_flavor = 3;
+
+/// The shape of a tool: `V4A_SHAPE_INPUT` (the whole patch per call) or `V4A_SHAPE_FILE`
+/// (one file per call).
+pub type v4a_shape = u32;
 
 /// Tool shape: the whole patch in one call (`input`), tool `apply_patch`.
-pub const V4A_SHAPE_INPUT: u32 = 0;
+pub const V4A_SHAPE_INPUT: v4a_shape = 0;
 /// Tool shape: one file per call (`path`, `mode`, `diff`), tool `patch_file`.
-pub const V4A_SHAPE_FILE: u32 = 1;
+pub const V4A_SHAPE_FILE: v4a_shape = 1;

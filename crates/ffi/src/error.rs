@@ -1,6 +1,6 @@
 //! `v4a_error`, the error of a failed call, stored in the handle the call returned.
 
-use crate::constants::V4A_NO_OFFSET;
+use crate::constants::{v4a_status, V4A_NO_OFFSET};
 use crate::cstr::{nul_terminate, nul_terminate_opt};
 use crate::views::{v4a_bytes, v4a_u32s};
 use engine::error::Error;
@@ -11,7 +11,7 @@ use engine::error::Error;
 #[derive(Clone, Copy, Debug)]
 pub struct v4a_error {
     /// The status code (never `V4A_STATUS_OK`).
-    pub status: u32,
+    pub status: v4a_status,
     /// 1-based line of the patch text (as the caller gave it) where the problem is; 0 when
     /// absent.
     pub patch_line: u32,
@@ -75,7 +75,7 @@ impl ErrorStore {
         let candidates = d.candidates.clone();
         let closest = d.closest.clone().unwrap_or_default();
         let view = v4a_error {
-            status: error.status().code(),
+            status: v4a_status(error.status().code()),
             patch_line: d.patch_line.unwrap_or(0),
             hunk: d.hunk.map_or(0, |h| to_u32(h.saturating_add(1))),
             closest_start: closest.start_line,

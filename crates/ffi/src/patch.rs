@@ -8,7 +8,7 @@ use crate::boundary::{
     bytes_in, ffi_boundary, flag_in, free, handle, out_ptr, out_value, publish, reserved_in,
     str_in, Fail,
 };
-use crate::constants::{v4a_status, V4A_STATUS_OK};
+use crate::constants::{v4a_op_kind, v4a_path_class, v4a_status, V4A_STATUS_OK};
 use crate::cstr::{nul_terminate, nul_terminate_opt};
 use crate::error::{to_u32, v4a_error, ErrorStore};
 use crate::options::{options_in, v4a_options};
@@ -39,12 +39,12 @@ pub struct v4a_source {
 pub struct v4a_op {
     /// `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE` (a move is an update with a
     /// `move_to`).
-    pub kind: u32,
+    pub kind: v4a_op_kind,
     /// The class of `path` (`V4A_PATH_*`): refuse to write anything but `V4A_PATH_RELATIVE`
     /// outside a sandbox.
-    pub path_class: u32,
+    pub path_class: v4a_path_class,
     /// The class of `move_to`; `V4A_PATH_EMPTY` when there is no `move_to`.
-    pub move_to_class: u32,
+    pub move_to_class: v4a_path_class,
     /// 1-based patch line of the operation's header.
     pub patch_line: u32,
     /// Number of hunks (1 for an Add File, 0 for a Delete File).
@@ -110,7 +110,7 @@ impl v4a_patch {
     fn status(&self) -> v4a_status {
         match &self.outcome {
             Ok(_) => v4a_status(V4A_STATUS_OK),
-            Err(e) => v4a_status(e.view().status),
+            Err(e) => e.view().status,
         }
     }
 
@@ -332,7 +332,7 @@ pub unsafe extern "C" fn v4a_patch_reverse(
 pub unsafe extern "C" fn v4a_classify_path(
     path: *const u8,
     path_len: usize,
-    class_out: *mut u32,
+    class_out: *mut v4a_path_class,
 ) -> v4a_status {
     ffi_boundary! {
         let out = out_value(class_out)?;

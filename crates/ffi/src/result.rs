@@ -3,8 +3,9 @@
 
 use crate::boundary::{ffi_boundary, free, handle, out_ptr, publish};
 use crate::constants::{
-    v4a_status, V4A_DIFF_ADD, V4A_DIFF_DELETE, V4A_DIFF_EQUAL, V4A_HUNK_ALREADY_APPLIED,
-    V4A_HUNK_END_OF_FILE, V4A_HUNK_OUT_OF_ORDER, V4A_HUNK_REINDENTED, V4A_STATUS_OK,
+    v4a_diff_kind, v4a_hunk_flags, v4a_level, v4a_status, V4A_DIFF_ADD, V4A_DIFF_DELETE,
+    V4A_DIFF_EQUAL, V4A_HUNK_ALREADY_APPLIED, V4A_HUNK_END_OF_FILE, V4A_HUNK_OUT_OF_ORDER,
+    V4A_HUNK_REINDENTED, V4A_STATUS_OK,
 };
 use crate::cstr::{empty_view, nul_terminate, nul_terminate_opt, Arena};
 use crate::error::{to_u32, v4a_error, ErrorStore};
@@ -17,7 +18,7 @@ use engine::{ApplyResult, DiffKind, Error, Status};
 #[derive(Clone, Copy, Debug)]
 pub struct v4a_segment {
     /// `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
-    pub kind: u32,
+    pub kind: v4a_diff_kind,
     /// Always 0.
     pub reserved: u32,
     /// Start byte offset in the line's text (at a grapheme-cluster boundary).
@@ -41,7 +42,7 @@ pub struct v4a_segments {
 #[derive(Clone, Copy, Debug)]
 pub struct v4a_diff_line {
     /// `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
-    pub kind: u32,
+    pub kind: v4a_diff_kind,
     /// 1-based number of the hunk the line belongs to (changed lines and the context lines of
     /// a hunk); 0 for none.
     pub hunk: u32,
@@ -82,14 +83,14 @@ pub struct v4a_hunk_report {
     /// Number of lines the hunk occupies in the new text (context and added).
     pub new_len: u32,
     /// The level its old side matched at (`V4A_LEVEL_*`).
-    pub level: u32,
+    pub level: v4a_level,
     /// The hunk's fuzz: its level's, its anchors', and 1000 for an end-of-file hunk found
     /// elsewhere.
     pub fuzz: u32,
     /// Candidate places considered at the deciding level.
     pub candidates: u32,
     /// `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order.
-    pub flags: u32,
+    pub flags: v4a_hunk_flags,
     /// 1-based patch line where the hunk starts.
     pub patch_line: u32,
     /// Always 0.
@@ -167,7 +168,7 @@ struct Success {
     changes: Vec<v4a_change>,
 }
 
-pub(crate) fn diff_kind(kind: DiffKind) -> u32 {
+pub(crate) fn diff_kind(kind: DiffKind) -> v4a_diff_kind {
     match kind {
         DiffKind::Equal => V4A_DIFF_EQUAL,
         DiffKind::Delete => V4A_DIFF_DELETE,
@@ -294,7 +295,7 @@ impl v4a_result {
     pub(crate) fn status(&self) -> v4a_status {
         match &self.outcome {
             Ok(_) => v4a_status(V4A_STATUS_OK),
-            Err(e) => v4a_status(e.view().status),
+            Err(e) => e.view().status,
         }
     }
 }

@@ -2,14 +2,16 @@
 //! error that stopped it) and its `v4a_file_result`s.
 
 use crate::boundary::{ffi_boundary, free, handle, publish};
-use crate::constants::{v4a_status, V4A_OP_ADD, V4A_OP_DELETE, V4A_OP_UPDATE, V4A_STATUS_OK};
+use crate::constants::{
+    v4a_op_kind, v4a_status, V4A_OP_ADD, V4A_OP_DELETE, V4A_OP_UPDATE, V4A_STATUS_OK,
+};
 use crate::cstr::{empty_view, nul_terminate, nul_terminate_opt, CText};
 use crate::error::{v4a_error, ErrorStore};
 use crate::result::v4a_result;
 use crate::views::{array_view, v4a_bytes};
 use engine::{Error, OpKind, PatchResult};
 
-pub(crate) fn op_kind(kind: OpKind) -> u32 {
+pub(crate) fn op_kind(kind: OpKind) -> v4a_op_kind {
     match kind {
         OpKind::Add => V4A_OP_ADD,
         OpKind::Delete => V4A_OP_DELETE,
@@ -22,7 +24,7 @@ pub(crate) fn op_kind(kind: OpKind) -> u32 {
 #[derive(Clone, Copy, Debug)]
 pub struct v4a_file_result {
     /// `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
-    pub kind: u32,
+    pub kind: v4a_op_kind,
     /// Always 0.
     pub reserved: u32,
     /// The path as written in the patch.
@@ -114,7 +116,7 @@ impl v4a_result_set {
     fn status(&self) -> v4a_status {
         match &self.outcome {
             Ok(_) => v4a_status(V4A_STATUS_OK),
-            Err(e) => v4a_status(e.view().status),
+            Err(e) => e.view().status,
         }
     }
 }

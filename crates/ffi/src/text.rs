@@ -36,7 +36,7 @@ impl v4a_text {
     fn status(&self) -> v4a_status {
         match &self.outcome {
             Ok(_) => v4a_status(V4A_STATUS_OK),
-            Err(e) => v4a_status(e.view().status),
+            Err(e) => e.view().status,
         }
     }
 

@@ -5,7 +5,7 @@ use std::ffi::c_char;
 use crate::boundary::ffi_boundary;
 #[cfg(feature = "test-panic")]
 use crate::constants::V4A_STATUS_OK;
-use crate::constants::{v4a_status, V4A_ABI_VERSION};
+use crate::constants::{v4a_level, v4a_status, V4A_ABI_VERSION};
 use crate::names;
 use engine::{Level, Status};
 
@@ -47,7 +47,7 @@ pub extern "C" fn v4a_status_category(status: v4a_status) -> *const c_char {
 /// The stable name of a match level (`"exact"`, `"trim_end"`, `"trim"`, `"collapse"`,
 /// `"fold"`), a static NUL-terminated string; `"unknown"` for any other value.
 #[no_mangle]
-pub extern "C" fn v4a_level_str(level: u32) -> *const c_char {
+pub extern "C" fn v4a_level_str(level: v4a_level) -> *const c_char {
     ffi_boundary! {
         Ok(Level::from_index(level).map_or(c"unknown", names::level_name).as_ptr())
     }
