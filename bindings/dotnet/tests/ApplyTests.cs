@@ -297,7 +297,7 @@ namespace V4A.Tests
         public void VersionsAgree()
         {
             Assert.Equal(V4APatch.ExpectedAbiVersion, V4APatch.AbiVersion);
-            Assert.Equal(1, V4APatch.AbiVersion);
+            Assert.Equal(2, V4APatch.AbiVersion);
             Assert.Equal("0.1.0", V4APatch.Version);
         }
 
