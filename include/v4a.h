@@ -215,7 +215,8 @@
 #define V4A_STATUS_INTERNAL 16
 
 /**
- * An `*** Add File` or `*** Move to` names a file that already exists (overwriting it would lose it), unless the caller allows overwriting.
+ * An `*** Add File` or `*** Move to` names a file that already exists (overwriting it would
+ * lose it), unless the caller allows overwriting.
  */
 #define V4A_STATUS_FILE_EXISTS 17
 
@@ -230,7 +231,8 @@
 #define V4A_STATUS_CHANGED_ON_DISK 19
 
 /**
- * Workspace layer: a path leaves the root, goes through a link out of it, or names version-control metadata.
+ * Workspace layer: a path leaves the root, goes through a link out of it, or names
+ * version-control metadata.
  */
 #define V4A_STATUS_UNSAFE_PATH 20
 
@@ -240,7 +242,8 @@
 #define V4A_STATUS_LOCKED 21
 
 /**
- * The matched lines admit no consistent map from the patch's indentation to the file's, so added lines cannot be indented safely.
+ * The matched lines admit no consistent map from the patch's indentation to the file's, so
+ * added lines cannot be indented safely.
  */
 #define V4A_STATUS_INCONSISTENT_INDENTATION 22
 

@@ -55,17 +55,20 @@ pub const V4A_STATUS_MISSING_SOURCE: u32 = 14;
 pub const V4A_STATUS_DUPLICATE_PATH: u32 = 15;
 /// A bug in v4a: a panic was caught at the boundary. Please report it.
 pub const V4A_STATUS_INTERNAL: u32 = 16;
-/// An `*** Add File` or `*** Move to` names a file that already exists (overwriting it would lose it), unless the caller allows overwriting.
+/// An `*** Add File` or `*** Move to` names a file that already exists (overwriting it would
+/// lose it), unless the caller allows overwriting.
 pub const V4A_STATUS_FILE_EXISTS: u32 = 17;
 /// Base-aware apply: a hunk changes lines that the current text also changed since the base.
 pub const V4A_STATUS_CONFLICT: u32 = 18;
 /// Workspace layer: a file changed on disk after it was read; nothing was written.
 pub const V4A_STATUS_CHANGED_ON_DISK: u32 = 19;
-/// Workspace layer: a path leaves the root, goes through a link out of it, or names version-control metadata.
+/// Workspace layer: a path leaves the root, goes through a link out of it, or names
+/// version-control metadata.
 pub const V4A_STATUS_UNSAFE_PATH: u32 = 20;
 /// Workspace layer: another apply holds the root's lock.
 pub const V4A_STATUS_LOCKED: u32 = 21;
-/// The matched lines admit no consistent map from the patch's indentation to the file's, so added lines cannot be indented safely.
+/// The matched lines admit no consistent map from the patch's indentation to the file's, so
+/// added lines cannot be indented safely.
 pub const V4A_STATUS_INCONSISTENT_INDENTATION: u32 = 22;
 
 /// The mode of `v4a_apply`: one of the `V4A_MODE_*` constants.
