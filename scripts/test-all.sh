@@ -81,8 +81,8 @@ if [ "$(cbindgen --version 2>/dev/null)" != "cbindgen $cbindgen_version" ]; then
     || die "could not install cbindgen $cbindgen_version with cargo install"
 fi
 
-step "C ABI: cmake configure and build (cargo release builds of libv4a and its test variant)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+step "C ABI: cmake configure and build (cargo release builds of libv4a and its test variant, in target/)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DV4A_SANITIZER_TESTS=ON -DV4A_VALGRIND_TESTS=ON
 cmake --build build --parallel "$(nproc)"
 
 step "C ABI: ctest (C API, every vector through C, 100 MB, threads, soak (native, ASan+UBSan, helgrind, DRD), leak check, ASan+UBSan, valgrind, header, install)"

@@ -19,8 +19,8 @@
 
 /* The ABI version this binding was written against; keep in step with ABIVersion
  * (version.go). */
-#if !defined(V4A_ABI_VERSION) || V4A_ABI_VERSION != 1
-#error "v4a Go binding: v4a.h has an ABI version this binding does not know (it expects V4A_ABI_VERSION 1): update bindings/go or use the matching v4a.h"
+#if !defined(V4A_ABI_VERSION) || V4A_ABI_VERSION != 2
+#error "v4a Go binding: v4a.h has an ABI version this binding does not know (it expects V4A_ABI_VERSION 2): update bindings/go or use the matching v4a.h"
 #endif
 
 /* Every view of a result. */

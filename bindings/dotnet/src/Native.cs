@@ -157,6 +157,19 @@ namespace V4A
         public UIntPtr Len;
     }
 
+    /// <summary><c>v4a_unified_diff_input</c>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct V4AUnifiedDiffInput
+    {
+        public V4ABytes Source;
+        public V4ABytes Text;
+        public V4ABytes Path;
+        public V4ABytes Destination;
+        public V4AChanges Changes;
+        public uint Context;
+        public uint Reserved;
+    }
+
     /// <summary><c>v4a_op</c>.</summary>
     [StructLayout(LayoutKind.Sequential)]
     internal struct V4AOpNative
@@ -227,7 +240,7 @@ namespace V4A
 #endif
 
         /// <summary>The ABI version these declarations describe (<c>V4A_ABI_VERSION</c>).</summary>
-        internal const uint AbiVersion = 1;
+        internal const uint AbiVersion = 2;
 
         internal const uint NoFuzzLimit = uint.MaxValue;
         internal const ulong NoOffset = ulong.MaxValue;
@@ -303,9 +316,7 @@ namespace V4A
         internal static extern uint v4a_result_unified_diff(IntPtr result, uint context, IntPtr* textOut);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        internal static extern uint v4a_unified_diff(byte* source, UIntPtr sourceLen, byte* text, UIntPtr textLen,
-            byte* path, UIntPtr pathLen, byte* destination, UIntPtr destinationLen,
-            V4AChangeNative* changes, UIntPtr changesLen, uint context, IntPtr* textOut);
+        internal static extern uint v4a_unified_diff(V4AUnifiedDiffInput* input, IntPtr* textOut);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern void v4a_text_free(IntPtr text);
@@ -387,7 +398,7 @@ namespace V4A
         internal static extern uint v4a_normalize(byte* line, UIntPtr lineLen, uint level, IntPtr* textOut);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        internal static extern uint v4a_tool_schema(uint flavor, uint shape, V4ABytes* schemaOut);
+        internal static extern V4ABytes v4a_tool_schema(uint flavor, uint shape);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern V4ABytes v4a_grammar();

@@ -342,10 +342,9 @@ namespace V4A
         public static unsafe string ToolSchema(ToolFlavor flavor, ToolShape shape)
         {
             EnsureLibrary();
-            V4ABytes b = new V4ABytes();
-            uint status = Native.v4a_tool_schema((uint)flavor, (uint)shape, &b);
-            if (status != 0)
-                throw new V4AError((V4AStatus)status, "unknown tool flavour " + (uint)flavor + " or shape " + (uint)shape + ".").ToException();
+            V4ABytes b = Native.v4a_tool_schema((uint)flavor, (uint)shape);
+            if (b.Ptr == null)
+                throw new V4AError(V4AStatus.InvalidArgument, "unknown tool flavour " + (uint)flavor + " or shape " + (uint)shape + ".").ToException();
             return Utf8.Decode(b);
         }
 

@@ -87,11 +87,19 @@ namespace V4A
                 fixed (byte* pd = destination)
                 fixed (V4AChangeNative* pc = changes)
                 {
-                    status = Native.v4a_unified_diff(
-                        sourceLength == 0 ? null : ps, (UIntPtr)sourceLength,
-                        textLength == 0 ? null : pt, (UIntPtr)textLength,
-                        pp, (UIntPtr)path.Length, pd, (UIntPtr)destination.Length,
-                        pc, (UIntPtr)changes.Length, (uint)context, &rendered);
+                    V4AUnifiedDiffInput input = new V4AUnifiedDiffInput();
+                    input.Source.Ptr = sourceLength == 0 ? null : ps;
+                    input.Source.Len = (UIntPtr)sourceLength;
+                    input.Text.Ptr = textLength == 0 ? null : pt;
+                    input.Text.Len = (UIntPtr)textLength;
+                    input.Path.Ptr = pp;
+                    input.Path.Len = (UIntPtr)path.Length;
+                    input.Destination.Ptr = pd;
+                    input.Destination.Len = (UIntPtr)destination.Length;
+                    input.Changes.Ptr = pc;
+                    input.Changes.Len = (UIntPtr)changes.Length;
+                    input.Context = (uint)context;
+                    status = Native.v4a_unified_diff(&input, &rendered);
                 }
                 return Patch.TakeText(status, rendered);
             }

@@ -294,7 +294,7 @@ namespace V4A.Tests
         public void VersionsAgree()
         {
             Assert.Equal(Patch.ExpectedAbiVersion, Patch.AbiVersion);
-            Assert.Equal(1, Patch.AbiVersion);
+            Assert.Equal(2, Patch.AbiVersion);
             Assert.Equal("0.1.0", Patch.Version);
         }
 

@@ -132,6 +132,7 @@ namespace V4A.Tests
         [InlineData("v4a_segments", typeof(V4ASegments))]
         [InlineData("v4a_change", typeof(V4AChangeNative))]
         [InlineData("v4a_changes", typeof(V4AChanges))]
+        [InlineData("v4a_unified_diff_input", typeof(V4AUnifiedDiffInput))]
         [InlineData("v4a_op", typeof(V4AOpNative))]
         [InlineData("v4a_ops", typeof(V4AOps))]
         [InlineData("v4a_source", typeof(V4ASourceNative))]
