@@ -367,6 +367,7 @@ fn run_vector(dir: &Path) -> Vec<String> {
         .arg(&patch);
     let out = run_with(c, None);
     let after_tree = tree(&work);
+    let apply_stderr = stderr(&out);
     let outcome = fs::read_to_string(dir.join("outcome")).unwrap_or_default();
     let failed = !outcome.starts_with("status: OK\n");
     if !failed {
@@ -436,6 +437,13 @@ fn run_vector(dir: &Path) -> Vec<String> {
             }
             if failed && doc["exit_code"] != 1 {
                 problems.push(format!("JSON exit_code 1 expected: {doc}"));
+            }
+            if let Some(message) = doc["error"]["message"].as_str().filter(|_| failed) {
+                if !apply_stderr.contains(message) {
+                    problems.push(format!(
+                        "stderr lacks the message {message:?}: {apply_stderr}"
+                    ));
+                }
             }
             let rendered = render_json(&doc, &files_of(&after_tree));
             if rendered != outcome {
