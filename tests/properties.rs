@@ -256,3 +256,102 @@ proptest! {
         prop_assert_eq!(&back.files[1].applied.text, &source, "undo:\n{}", undo);
     }
 }
+
+/// The lines of a text with their terminators, read one byte at a time (LF, CRLF, lone CR).
+fn read_lines(t: &str) -> Vec<(&str, &str)> {
+    let b = t.as_bytes();
+    let (mut out, mut start, mut i) = (Vec::new(), 0, 0);
+    while i < b.len() {
+        let len = match (b[i], b.get(i + 1)) {
+            (b'\r', Some(b'\n')) => 2,
+            (b'\r', _) | (b'\n', _) => 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.push((&t[start..i], &t[i..i + len]));
+        i += len;
+        start = i;
+    }
+    if start < b.len() {
+        out.push((&t[start..], ""));
+    }
+    out
+}
+
+prop_compose! {
+    /// A file of short lines (many empty) with random terminators, and one edit.
+    fn eol_case()(n in 1usize..10)(
+        kinds in prop::collection::vec(prop::sample::select(vec!["", "", "a", "b c"]), n),
+        eols in prop::collection::vec(prop::sample::select(vec!["\n", "\r\n", "\r"]), n),
+        final_newline in any::<bool>(),
+        start in 0..=n,
+        len in 0usize..3,
+        new in prop::collection::vec(prop::sample::select(vec!["", "", "X"]), 0..3),
+    ) -> (Vec<String>, Vec<&'static str>, bool, Edit) {
+        let n = kinds.len();
+        let end = (start + len).min(n);
+        (kinds.iter().map(|k| k.to_string()).collect(), eols, final_newline, Edit { start, end, new: new.iter().map(|k| k.to_string()).collect() })
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+
+    /// Terminators never merge lines (SPEC §4): with random terminators, the result read back
+    /// has exactly the expected lines, and every kept line keeps its terminator — except the
+    /// last line, whose terminator follows the final-newline state, and an empty LF line that
+    /// a deletion brought next to a lone CR, which takes that CR.
+    #[test]
+    fn terminators_never_merge_lines((old, eols, final_newline, edit) in eol_case()) {
+        prop_assume!(edit.start < edit.end || !edit.new.is_empty());
+        prop_assume!(final_newline || old.last().is_some_and(|l| !l.is_empty()));
+        let mut source = String::new();
+        for (i, l) in old.iter().enumerate() {
+            source.push_str(l);
+            if i + 1 < old.len() || final_newline {
+                source.push_str(eols[i]);
+            }
+        }
+        // A lone CR before an empty LF line is a CRLF: such a source has other lines.
+        prop_assume!(read_lines(&source).len() == old.len());
+        // The whole file as context: the hunk has exactly one place.
+        let mut patch = String::from("@@\n");
+        for (i, l) in old.iter().enumerate() {
+            if i == edit.start {
+                patch.extend(edit.new.iter().map(|l| format!("+{l}\n")));
+            }
+            let prefix = if (edit.start..edit.end).contains(&i) { '-' } else { ' ' };
+            patch.push_str(&format!("{prefix}{l}\n"));
+        }
+        if edit.start == old.len() {
+            patch.extend(edit.new.iter().map(|l| format!("+{l}\n")));
+        }
+        let expected = apply_edits(&old, std::slice::from_ref(&edit));
+        // An empty last line without a terminator is no line at all: not expressible.
+        prop_assume!(final_newline || expected.last().is_none_or(|l| !l.is_empty()));
+        let r = apply(&source, &patch, Mode::Update, &Options::default())
+            .map_err(|e| TestCaseError::fail(format!("{}\npatch:\n{patch}", e.message())))?;
+        let got = read_lines(&r.text);
+        let texts: Vec<&str> = got.iter().map(|(t, _)| *t).collect();
+        prop_assert_eq!(&texts, &expected, "source {:?} result {:?}", source, r.text);
+        let last = got.len().saturating_sub(1);
+        for (i, old_eol) in eols.iter().enumerate() {
+            if (edit.start..edit.end).contains(&i) {
+                continue;
+            }
+            let j = if i < edit.start { i } else { i - (edit.end - edit.start) + edit.new.len() };
+            let eol = got[j].1;
+            if j == last {
+                prop_assert_eq!(eol.is_empty(), !final_newline);
+            } else if i + 1 == old.len() && !final_newline {
+                prop_assert!(!eol.is_empty());
+            } else if old[i].is_empty() && *old_eol == "\n" && j > 0 && got[j - 1].1 == "\r" {
+                prop_assert_eq!(eol, "\r", "source {:?} result {:?}", source, r.text);
+            } else {
+                prop_assert_eq!(eol, *old_eol, "line {} of source {:?} result {:?}", i + 1, source, r.text);
+            }
+        }
+    }
+}

@@ -44,8 +44,83 @@ pub(crate) struct Built {
 enum Out<'a> {
     /// Original lines copied verbatim.
     Copy(Range<usize>),
+    /// One original line written with another terminator, so that it does not merge with the
+    /// line before it (see [`keep_lines_apart`]).
+    Kept(usize, Eol),
     /// A new line with its terminator.
     New(Cow<'a, str>, Eol),
+}
+
+impl Out<'_> {
+    fn is_empty(&self) -> bool {
+        matches!(self, Out::Copy(r) if r.is_empty())
+    }
+
+    /// The terminator written after the piece's last line when more lines follow.
+    fn last_eol(&self, lines: &Lines<'_>, fallback: Eol) -> Eol {
+        let eol = match self {
+            Out::Copy(r) => lines.eol(r.end - 1),
+            Out::Kept(_, eol) | Out::New(_, eol) => *eol,
+        };
+        if eol.is_none() {
+            fallback
+        } else {
+            eol
+        }
+    }
+
+    /// True when the piece's first line is empty and LF-terminated: written after a lone CR,
+    /// its `\n` would make one CRLF line of the two.
+    fn starts_with_lf(&self, lines: &Lines<'_>, fallback: Eol) -> bool {
+        let (text, eol) = match self {
+            Out::Copy(r) => (lines.get(r.start), lines.eol(r.start)),
+            Out::Kept(i, eol) => (lines.get(*i), *eol),
+            Out::New(t, eol) => (t.as_ref(), *eol),
+        };
+        text.is_empty() && (eol == Eol::Lf || eol.is_none() && fallback == Eol::Lf)
+    }
+}
+
+/// Terminators never merge lines (SPEC §4): a line ending with a lone CR followed by an empty
+/// LF-terminated line would read back as one CRLF line. When an added line ends with the CR,
+/// it takes the next line's terminator (LF) instead — or CRLF when it is empty and itself
+/// follows a lone CR. When the CR line is kept, the empty line after it (added, or kept and
+/// brought next to it by a deletion) takes the CR of the line it follows.
+fn keep_lines_apart<'a>(lines: &Lines<'_>, out: Vec<Out<'a>>, fallback: Eol) -> Vec<Out<'a>> {
+    let mut res: Vec<Out<'a>> = Vec::with_capacity(out.len() + 1);
+    for piece in out.into_iter().filter(|o| !o.is_empty()) {
+        let merges = piece.starts_with_lf(lines, fallback)
+            && res
+                .last()
+                .is_some_and(|p| p.last_eol(lines, fallback) == Eol::Cr);
+        if !merges {
+            res.push(piece);
+            continue;
+        }
+        let before_ends_cr =
+            res.len() >= 2 && res[res.len() - 2].last_eol(lines, fallback) == Eol::Cr;
+        let last = res.len() - 1;
+        if let Out::New(t, eol) = &mut res[last] {
+            *eol = if t.is_empty() && before_ends_cr {
+                Eol::CrLf
+            } else {
+                Eol::Lf
+            };
+            res.push(piece);
+            continue;
+        }
+        match piece {
+            Out::New(t, _) => res.push(Out::New(t, Eol::Cr)),
+            Out::Kept(i, _) => res.push(Out::Kept(i, Eol::Cr)),
+            Out::Copy(r) => {
+                res.push(Out::Kept(r.start, Eol::Cr));
+                if r.len() > 1 {
+                    res.push(Out::Copy(r.start + 1..r.end));
+                }
+            }
+        }
+    }
+    res
 }
 
 /// Builds the new text of an updated file.
@@ -179,6 +254,7 @@ pub(crate) fn build_update(
     if opts.ensure_final_newline {
         final_newline = true;
     }
+    let out = keep_lines_apart(lines, out, fallback);
     let text = write(lines, bom, &out, fallback, final_newline);
     Built {
         text,
@@ -199,15 +275,13 @@ fn write(
     let n = lines.len();
     let last_is_orig_last = |r: &Range<usize>| r.end == n && n > 0 && lines.eol(n - 1).is_none();
     // Which output piece holds the last line.
-    let last_piece = out.iter().rposition(|o| match o {
-        Out::Copy(r) => !r.is_empty(),
-        Out::New(..) => true,
-    });
+    let last_piece = out.iter().rposition(|o| !o.is_empty());
     let mut size = if bom { 3 } else { 0 };
     for o in out {
         size += match o {
             Out::Copy(r) if r.is_empty() => 0,
             Out::Copy(r) => lines.slice(r.start, r.end).len() + 2,
+            Out::Kept(i, _) => lines.get(*i).len() + 2,
             Out::New(t, _) => t.len() + 2,
         };
     }
@@ -230,6 +304,12 @@ fn write(
                     if !is_last || final_newline {
                         s.push_str(fallback.as_str());
                     }
+                }
+            }
+            Out::Kept(i, eol) => {
+                s.push_str(lines.get(*i));
+                if !is_last || final_newline {
+                    s.push_str(eol.as_str());
                 }
             }
             Out::New(t, eol) => {
