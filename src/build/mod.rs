@@ -9,11 +9,13 @@ mod typography;
 use std::borrow::Cow;
 use std::ops::Range;
 
+use crate::error::{Diagnostics, Error, Status};
 use crate::level::Level;
 use crate::locate::Placement;
 use crate::options::Options;
 use crate::patch::{Hunk, LineKind};
 use crate::text::{Eol, Lines};
+use reindent::Unit;
 
 /// A run of changed lines: old lines `old` were replaced by new lines `new` (0-based).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,79 +125,139 @@ fn keep_lines_apart<'a>(lines: &Lines<'_>, out: Vec<Out<'a>>, fallback: Eol) -> 
     res
 }
 
-/// Builds the new text of an updated file.
+/// Builds the new text of an updated file. Fails only when a hunk matched with its
+/// indentation ignored and its added lines have no consistent indentation in the file
+/// ([`Status::InconsistentIndentation`]).
 pub(crate) fn build_update(
     lines: &Lines<'_>,
     bom: bool,
     hunks: &[Hunk],
     placements: &[Placement],
+    path: &str,
     opts: &Options,
-) -> Built {
+) -> Result<Built, Error> {
     let n = lines.len();
-    let fallback = lines.dominant_eol().unwrap_or(Eol::Lf);
     let mut order: Vec<usize> = (0..placements.len()).collect();
     order.sort_by_key(|&i| (placements[i].start, i));
-    let mut out: Vec<Out<'_>> = Vec::with_capacity(order.len() * 4 + 2);
+    let mut b = Builder {
+        lines,
+        fallback: lines.dominant_eol().unwrap_or(Eol::Lf),
+        out: Vec::with_capacity(order.len() * 4 + 2),
+        changes: Vec::new(),
+        new_count: 0,
+        file_unit: None,
+    };
     let mut built_hunks = vec![BuiltHunk::default(); hunks.len()];
-    let mut changes = Vec::new();
     let mut pos = 0usize;
-    let mut new_count = 0usize;
     let mut final_newline = lines.ends_with_newline();
     for &hi in &order {
         let p = &placements[hi];
         let hunk = &hunks[hi];
         if p.start > pos {
-            out.push(Out::Copy(pos..p.start));
-            new_count += p.start - pos;
+            b.out.push(Out::Copy(pos..p.start));
+            b.new_count += p.start - pos;
             pos = p.start;
         }
         let bh = &mut built_hunks[hi];
-        bh.new_start = new_count;
+        bh.new_start = b.new_count;
         if p.already_applied {
             // Nothing to write: its lines are copied with the lines around them, never twice
             // (they may be another hunk's context too, which has written them already).
-            bh.new_start = new_count - (pos - p.start).min(new_count);
+            bh.new_start = b.new_count - (pos - p.start).min(b.new_count);
             bh.new_len = p.old_len;
             continue;
         }
         let body = &hunk.lines[..p.used_lines];
-        let shift = if p.level >= Level::Trim {
-            reindent::detect(
-                body.iter()
-                    .filter(|l| l.kind != LineKind::Add)
-                    .enumerate()
-                    .map(|(k, l)| (l.text.as_str(), lines.get(p.start + k))),
-            )
+        bh.reindented = b
+            .hunk(hi, body, p)
+            .map_err(|e| inconsistent_indentation(lines, path, hi, hunk, body, &e))?;
+        let k = p.start + body.iter().filter(|l| l.kind != LineKind::Add).count();
+        if k == n {
+            let last_new = body.iter().rev().find(|l| l.kind != LineKind::Delete);
+            if hunk.new_no_newline && last_new.is_some_and(|l| l.kind == LineKind::Add) {
+                final_newline = false;
+            } else if hunk.old_no_newline && !hunk.new_no_newline {
+                final_newline = true;
+            }
+        }
+        bh.new_len = b.new_count - bh.new_start;
+        pos = k.max(pos);
+    }
+    if pos < n {
+        b.out.push(Out::Copy(pos..n));
+    }
+    if opts.ensure_final_newline {
+        final_newline = true;
+    }
+    let out = keep_lines_apart(lines, b.out, b.fallback);
+    let text = write(lines, bom, &out, b.fallback, final_newline);
+    Ok(Built {
+        text,
+        hunks: built_hunks,
+        changes: b.changes,
+    })
+}
+
+/// The state of one build: the output pieces and the changes so far.
+struct Builder<'l, 'a> {
+    lines: &'l Lines<'a>,
+    /// The terminator of an added line with no neighbour to copy one from.
+    fallback: Eol,
+    out: Vec<Out<'l>>,
+    changes: Vec<Change>,
+    /// Lines of the new text written so far.
+    new_count: usize,
+    /// The file's indentation unit, detected once when a hunk first needs it.
+    file_unit: Option<Option<Unit>>,
+}
+
+impl<'l> Builder<'l, '_> {
+    /// Writes one placed hunk's lines (`body`, the lines in use). Returns whether an added
+    /// line was re-indented.
+    fn hunk(
+        &mut self,
+        hi: usize,
+        body: &'l [crate::patch::Line],
+        p: &Placement,
+    ) -> Result<bool, reindent::Inconsistent> {
+        let lines = self.lines;
+        let indented = if p.level >= Level::Trim {
+            let file_unit = &mut self.file_unit;
+            reindent::indent_added_lines(body, p.start, lines, &mut || {
+                *file_unit.get_or_insert_with(|| {
+                    reindent::detect_unit(
+                        (0..lines.len())
+                            .map(|i| lines.get(i))
+                            .filter(|l| !l.trim().is_empty())
+                            .map(reindent::leading_ws),
+                    )
+                })
+            })?
         } else {
-            reindent::Shift::None
+            vec![None; body.len()]
         };
-        bh.reindented = shift.is_some() && body.iter().any(|l| l.kind == LineKind::Add);
+        let reindented = indented.iter().any(Option::is_some);
         let mut k = p.start; // file cursor
         let mut old_k = 0usize; // old-side index (into line_levels)
-                                // The current run of changed lines.
-        let mut deleted: Vec<(usize, &str)> = Vec::new(); // (file line, patch text)
+                                // The current run of changed lines: (file line, patch text) of its `-` lines.
+        let mut deleted: Vec<(usize, &str)> = Vec::new();
         let mut run_old_start = k;
-        let mut run_new_start = new_count;
+        let mut run_new_start = self.new_count;
         let mut adds_in_run = 0usize;
         let mut prev_eol: Option<Eol> = if k > 0 { Some(lines.eol(k - 1)) } else { None };
-        let close_run = |changes: &mut Vec<Change>, old: Range<usize>, new: Range<usize>| {
-            if !old.is_empty() || !new.is_empty() {
-                changes.push(Change { old, new, hunk: hi });
-            }
-        };
-        for line in body {
+        for (i, line) in body.iter().enumerate() {
             match line.kind {
                 LineKind::Context => {
-                    close_run(&mut changes, run_old_start..k, run_new_start..new_count);
+                    self.close_run(hi, run_old_start..k, run_new_start..self.new_count);
                     deleted.clear();
                     adds_in_run = 0;
-                    out.push(Out::Copy(k..k + 1));
+                    self.out.push(Out::Copy(k..k + 1));
                     prev_eol = Some(lines.eol(k));
                     k += 1;
                     old_k += 1;
-                    new_count += 1;
+                    self.new_count += 1;
                     run_old_start = k;
-                    run_new_start = new_count;
+                    run_new_start = self.new_count;
                 }
                 LineKind::Delete => {
                     if adds_in_run > 0 {
@@ -211,56 +273,90 @@ pub(crate) fn build_update(
                     let paired = deleted.get(adds_in_run).copied();
                     let eol = match paired.or_else(|| deleted.last().copied()) {
                         Some((fk, _)) => lines.eol(fk),
-                        None => prev_eol.unwrap_or(fallback),
+                        None => prev_eol.unwrap_or(self.fallback),
                     };
-                    let mut text: Cow<'_, str> = shift.apply(&line.text);
+                    let mut text: Cow<'l, str> = match indented[i].clone() {
+                        Some(t) => Cow::Owned(t),
+                        None => Cow::Borrowed(line.text.as_str()),
+                    };
                     if let Some((fk, old_text)) = paired {
                         let lvl = p
                             .line_levels
                             .get(old_k - (deleted.len() - adds_in_run))
                             .copied();
                         if lvl == Some(Level::Fold) {
-                            if let Some(t) = typography::keep_file_typography(
-                                old_text,
-                                &line.text,
-                                lines.get(fk),
-                            ) {
+                            if let Some(t) =
+                                typography::keep_file_typography(old_text, &text, lines.get(fk))
+                            {
                                 text = Cow::Owned(t);
                             }
                         }
                     }
-                    out.push(Out::New(text, eol));
+                    self.out.push(Out::New(text, eol));
                     prev_eol = Some(eol);
                     adds_in_run += 1;
-                    new_count += 1;
+                    self.new_count += 1;
                 }
             }
         }
-        close_run(&mut changes, run_old_start..k, run_new_start..new_count);
-        if k == n {
-            let last_new = body.iter().rev().find(|l| l.kind != LineKind::Delete);
-            if hunk.new_no_newline && last_new.is_some_and(|l| l.kind == LineKind::Add) {
-                final_newline = false;
-            } else if hunk.old_no_newline && !hunk.new_no_newline {
-                final_newline = true;
-            }
+        self.close_run(hi, run_old_start..k, run_new_start..self.new_count);
+        Ok(reindented)
+    }
+
+    /// Records a run of changed lines, if it changed any.
+    fn close_run(&mut self, hunk: usize, old: Range<usize>, new: Range<usize>) {
+        if !old.is_empty() || !new.is_empty() {
+            self.changes.push(Change { old, new, hunk });
         }
-        bh.new_len = new_count - bh.new_start;
-        pos = k.max(pos);
     }
-    if pos < n {
-        out.push(Out::Copy(pos..n));
+}
+
+/// The refusal of a hunk whose added lines have no consistent indentation in the file: it
+/// names the added line and shows how the file indents the matched lines.
+fn inconsistent_indentation(
+    lines: &Lines<'_>,
+    path: &str,
+    hi: usize,
+    hunk: &Hunk,
+    body: &[crate::patch::Line],
+    e: &reindent::Inconsistent,
+) -> Error {
+    let file = if path.is_empty() { "the file" } else { path };
+    let added = &body[e.body_index];
+    let mut shown = String::new();
+    const SHOWN: usize = 8;
+    for (k, patch, file_indent) in e.matched.iter().take(SHOWN) {
+        shown.push_str(&format!(
+            "\n  line {}: {} (the patch has {}): {:?}",
+            k + 1,
+            reindent::describe(file_indent),
+            reindent::describe(patch),
+            lines.get(*k).trim_start_matches([' ', '\t']),
+        ));
     }
-    if opts.ensure_final_newline {
-        final_newline = true;
+    if e.matched.len() > SHOWN {
+        shown.push_str(&format!("\n  … and {} more", e.matched.len() - SHOWN));
     }
-    let out = keep_lines_apart(lines, out, fallback);
-    let text = write(lines, bom, &out, fallback, final_newline);
-    Built {
-        text,
-        hunks: built_hunks,
-        changes,
-    }
+    Error::new(
+        Status::InconsistentIndentation,
+        format!(
+            "hunk {} (patch line {}) of {file} matched only with its indentation ignored, and \
+             the patch's indentation does not map onto the file's consistently, so the added \
+             line at patch line {} ({:?}, {}) cannot be indented safely. The file indents the \
+             matched lines like this:{shown}\nResend the hunk with the file's indentation.",
+            hi + 1,
+            hunk.patch_line,
+            added.patch_line,
+            added.text.trim_start_matches([' ', '\t']),
+            reindent::describe(reindent::leading_ws(&added.text)),
+        ),
+        Diagnostics {
+            path: (!path.is_empty()).then(|| path.to_string()),
+            patch_line: Some(added.patch_line),
+            hunk: Some(hi),
+            ..Diagnostics::default()
+        },
+    )
 }
 
 /// Writes the output lines into one buffer sized once. Only the last output line may lack a
