@@ -355,3 +355,79 @@ proptest! {
         }
     }
 }
+
+/// A token of a line and the ways a file or a model may write it (the first is ASCII).
+fn typo_forms() -> Vec<Vec<&'static str>> {
+    vec![
+        vec!["x"],
+        vec!["total"],
+        vec!["=", "="],
+        vec!["\"", "\u{201C}", "\u{201D}"],
+        vec!["'", "\u{2018}", "\u{2019}"],
+        vec!["-", "\u{2014}", "\u{2013}", "\u{2212}"],
+        vec!["...", "\u{2026}"],
+        vec![
+            " ",
+            "  ",
+            "\t",
+            "\u{00A0}",
+            " \u{200B}",
+            "\u{200B} ",
+            " \u{200B} ",
+            "\u{2003}",
+        ],
+        vec!["\u{200B}", "", "\u{FEFF}"],
+    ]
+}
+
+prop_compose! {
+    /// A line as tokens, the file's and the patch's renderings of it, and an edit of the
+    /// patch's rendering (tokens `from..to` replaced by `insert`).
+    fn typo_case()(tokens in prop::collection::vec(0usize..9, 1..12))(
+        file_forms in prop::collection::vec(0usize..8, tokens.len()),
+        patch_forms in prop::collection::vec(0usize..8, tokens.len()),
+        from in 0..=tokens.len(),
+        len in 0usize..4,
+        insert in prop::collection::vec((0usize..9, 0usize..8), 0..4),
+        tokens in Just(tokens),
+    ) -> (Vec<usize>, Vec<usize>, Vec<usize>, usize, usize, Vec<(usize, usize)>) {
+        let to = (from + len).min(tokens.len());
+        (tokens, file_forms, patch_forms, from, to, insert)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+
+    /// Typography (SPEC §4): a fold-level replacement writes the file's characters, never
+    /// other text: the result line folds exactly like the `+` line (no whitespace the patch
+    /// removed survives, no character it added is lost), and it is one line.
+    #[test]
+    fn fold_level_replacements_fold_like_the_added_line(
+        (tokens, file_forms, patch_forms, from, to, insert) in typo_case(),
+    ) {
+        let forms = typo_forms();
+        let render = |t: usize, f: usize| forms[t][f % forms[t].len()];
+        // Lines start with a word: indentation is another property's business.
+        let file: String = "x".chars().chain(tokens.iter().zip(&file_forms).flat_map(|(&t, &f)| render(t, f).chars())).collect();
+        let mut old: Vec<&str> = vec!["x"];
+        old.extend(tokens.iter().zip(&patch_forms).map(|(&t, &f)| render(t, f)));
+        let (from, to) = (from + 1, to + 1);
+        let mut new: Vec<&str> = old[..from].to_vec();
+        new.extend(insert.iter().map(|&(t, f)| render(t, f)));
+        new.extend_from_slice(&old[to..]);
+        let (old, new) = (old.concat(), new.concat());
+        let fold = |s: &str| v4a::normalized(s, v4a::Level::Fold);
+        prop_assume!(!fold(&file).is_empty() && fold(&file) == fold(&old));
+        let source = format!("begin\n{file}\nend\n");
+        let patch = format!("@@\n begin\n-{old}\n+{new}\n end\n");
+        let r = apply(&source, &patch, Mode::Update, &Options::default())
+            .map_err(|e| TestCaseError::fail(format!("{}\npatch:\n{patch}", e.message())))?;
+        prop_assume!(r.hunks[0].level == v4a::Level::Fold);
+        let lines: Vec<&str> = r.text.split('\n').collect();
+        prop_assert_eq!(lines.len(), 4, "result {:?}", r.text);
+        prop_assert_eq!(lines[0], "begin");
+        prop_assert_eq!(lines[2], "end");
+        prop_assert_eq!(fold(lines[1]), fold(&new), "file {:?} old {:?} new {:?} result {:?}", file, old, new, lines[1]);
+    }
+}

@@ -237,6 +237,17 @@ impl<'l> Builder<'l, '_> {
             vec![None; body.len()]
         };
         let reindented = indented.iter().any(Option::is_some);
+        // The file's typography, learned from the matched lines when one needed folding.
+        let chars = if p.level == Level::Fold {
+            typography::CharMap::learn(
+                body.iter()
+                    .filter(|l| l.kind != LineKind::Add)
+                    .zip(p.start..)
+                    .map(|(l, k)| (l.text.as_str(), lines.get(k))),
+            )
+        } else {
+            typography::CharMap::default()
+        };
         let mut k = p.start; // file cursor
         let mut old_k = 0usize; // old-side index (into line_levels)
                                 // The current run of changed lines: (file line, patch text) of its `-` lines.
@@ -275,23 +286,28 @@ impl<'l> Builder<'l, '_> {
                         Some((fk, _)) => lines.eol(fk),
                         None => prev_eol.unwrap_or(self.fallback),
                     };
-                    let mut text: Cow<'l, str> = match indented[i].clone() {
-                        Some(t) => Cow::Owned(t),
-                        None => Cow::Borrowed(line.text.as_str()),
-                    };
-                    if let Some((fk, old_text)) = paired {
-                        let lvl = p
-                            .line_levels
+                    let text: &str = indented[i].as_deref().unwrap_or(&line.text);
+                    let level = paired.and_then(|_| {
+                        p.line_levels
                             .get(old_k - (deleted.len() - adds_in_run))
-                            .copied();
-                        if lvl == Some(Level::Fold) {
-                            if let Some(t) =
-                                typography::keep_file_typography(old_text, &text, lines.get(fk))
-                            {
-                                text = Cow::Owned(t);
-                            }
+                            .copied()
+                    });
+                    let typed = match paired {
+                        Some((fk, old_text)) if level == Some(Level::Fold) => {
+                            typography::keep_file_typography(old_text, text, lines.get(fk), &chars)
                         }
-                    }
+                        _ => None,
+                    };
+                    let text: Cow<'l, str> = match (typed, &indented[i]) {
+                        (Some(body), _) => {
+                            Cow::Owned(format!("{}{body}", reindent::leading_ws(text)))
+                        }
+                        (None, _) if !chars.is_empty() => {
+                            Cow::Owned(chars.apply(text, None).into_owned())
+                        }
+                        (None, Some(t)) => Cow::Owned(t.clone()),
+                        (None, None) => Cow::Borrowed(line.text.as_str()),
+                    };
                     self.out.push(Out::New(text, eol));
                     prev_eol = Some(eol);
                     adds_in_run += 1;

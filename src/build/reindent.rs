@@ -257,11 +257,17 @@ pub(crate) fn indent_added_lines(
         (Some(p), Some(f)) => level_step(&pairs, p, f),
         _ => None,
     };
-    let step = if patch_unit == file_unit || patch_unit.is_none() || file_unit.is_none() {
-        by_prefix().or_else(by_levels)
-    } else {
-        by_levels().or_else(by_prefix)
-    };
+    // Both kinds of step when both fit, the likelier first: an indentation one cannot write
+    // (a tab in a space-unit patch) may still follow the other.
+    let steps: Vec<Step> =
+        if patch_unit == file_unit || patch_unit.is_none() || file_unit.is_none() {
+            [by_prefix(), by_levels()]
+        } else {
+            [by_levels(), by_prefix()]
+        }
+        .into_iter()
+        .flatten()
+        .collect();
     let paired = paired_deletions(body);
     for (i, l) in adds {
         let indent = leading_ws(&l.text);
@@ -270,9 +276,9 @@ pub(crate) fn indent_added_lines(
         let new_indent = if let Some(f) = first.filter(|f| seen.iter().all(|p| p.file == *f)) {
             Some(f.to_string())
         } else if !seen.is_empty() {
-            resolve_several(&pairs, &seen, paired[i], i, indent, step.as_ref())
+            resolve_several(&pairs, &seen, paired[i], i, indent, steps.first())
         } else {
-            step.as_ref().and_then(|s| s.apply(indent))
+            steps.iter().find_map(|s| s.apply(indent))
         };
         let Some(new_indent) = new_indent else {
             return Err(Inconsistent {
