@@ -15,6 +15,8 @@
 //! the nearest matched lines of that patch indentation before and after it decide when they
 //! agree. Anything else is refused: a guessed indentation is a wrong edit in Python or YAML.
 
+use rustc_hash::FxHashMap;
+
 use crate::patch::{Line, LineKind};
 use crate::text::Lines;
 
@@ -269,17 +271,24 @@ pub(crate) fn indent_added_lines(
         .flatten()
         .collect();
     let paired = paired_deletions(body);
+    // Patch indentation → the pairs carrying it (in body order), hashed once: a hunk may
+    // hold many thousands of lines.
+    let mut by_indent: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+    for (n, p) in pairs.iter().enumerate() {
+        by_indent.entry(p.patch).or_default().push(n);
+    }
     for (i, l) in adds {
         let indent = leading_ws(&l.text);
-        let seen: Vec<&Pair<'_>> = pairs.iter().filter(|p| p.patch == indent).collect();
-        let first = seen.first().map(|p| p.file);
-        let new_indent = if let Some(f) = first.filter(|f| seen.iter().all(|p| p.file == *f)) {
-            Some(f.to_string())
-        } else if !seen.is_empty() {
-            resolve_several(&pairs, &seen, paired[i], i, indent, steps.first())
-        } else {
-            steps.iter().find_map(|s| s.apply(indent))
-        };
+        let seen: &[usize] = by_indent.get(indent).map_or(&[], Vec::as_slice);
+        let first = seen.first().map(|&n| pairs[n].file);
+        let new_indent =
+            if let Some(f) = first.filter(|f| seen.iter().all(|&n| pairs[n].file == *f)) {
+                Some(f.to_string())
+            } else if !seen.is_empty() {
+                resolve_several(&pairs, seen, paired[i], i, steps.first())
+            } else {
+                steps.iter().find_map(|s| s.apply(indent))
+            };
         let Some(new_indent) = new_indent else {
             return Err(Inconsistent {
                 body_index: i,
@@ -296,34 +305,32 @@ pub(crate) fn indent_added_lines(
     Ok(result)
 }
 
-/// A patch indentation that maps to several file indentations: the replaced line of the same
-/// patch indentation decides; with a clamped step, the nearest matched lines of that patch
-/// indentation before and after the added line decide when they agree.
+/// A patch indentation that maps to several file indentations (`seen`: the pairs carrying it,
+/// in body order): the replaced line of the same patch indentation decides; with a clamped
+/// step, the nearest matched lines of that patch indentation before and after the added line
+/// (body index `at`) decide when they agree.
 fn resolve_several(
     pairs: &[Pair<'_>],
-    seen: &[&Pair<'_>],
+    seen: &[usize],
     paired: Option<usize>,
     at: usize,
-    indent: &str,
     step: Option<&Step>,
 ) -> Option<String> {
     if let Some(d) = paired {
-        if let Some(p) = pairs
-            .iter()
-            .find(|p| p.body_index == d && p.patch == indent)
-        {
-            return Some(p.file.to_string());
+        let k = seen.partition_point(|&n| pairs[n].body_index < d);
+        if let Some(&n) = seen.get(k).filter(|&&n| pairs[n].body_index == d) {
+            return Some(pairs[n].file.to_string());
         }
     }
     if !step.is_some_and(Step::clamps) {
         return None;
     }
-    let before = seen.iter().rev().find(|p| p.body_index < at);
-    let after = seen.iter().find(|p| p.body_index > at);
+    let k = seen.partition_point(|&n| pairs[n].body_index < at);
+    let before = k.checked_sub(1).map(|k| pairs[seen[k]].file);
+    let after = seen.get(k).map(|&n| pairs[n].file);
     match (before, after) {
-        (Some(b), Some(a)) if b.file == a.file => Some(b.file.to_string()),
-        (Some(b), None) => Some(b.file.to_string()),
-        (None, Some(a)) => Some(a.file.to_string()),
+        (Some(b), Some(a)) if b == a => Some(b.to_string()),
+        (Some(f), None) | (None, Some(f)) => Some(f.to_string()),
         _ => None,
     }
 }
