@@ -431,3 +431,94 @@ proptest! {
         prop_assert_eq!(fold(lines[1]), fold(&new), "file {:?} old {:?} new {:?} result {:?}", file, old, new, lines[1]);
     }
 }
+
+/// An indentation of `level` levels in a style: 0 = 4 spaces, 1 = 2 spaces, 2 = a tab,
+/// 3 = 8 spaces.
+fn indent(style: usize, level: usize) -> String {
+    match style {
+        0 => "    ".repeat(level),
+        1 => "  ".repeat(level),
+        2 => "\t".repeat(level),
+        _ => "        ".repeat(level),
+    }
+}
+
+prop_compose! {
+    /// A nested file (the level of each line), the line to replace, the levels of the lines
+    /// replacing it (relative: 0 = the replaced line's level, 1 = one deeper), the file's and
+    /// the patch's styles and the patch's shift in levels (-1, 0, +1).
+    fn indent_case()(steps in prop::collection::vec(0usize..3, 2..14))(
+        j in 0..steps.len(),
+        new in prop::collection::vec(0usize..2, 1..4),
+        file_style in 0usize..3,
+        patch_style in 0usize..4,
+        shift in 0usize..3,
+        steps in Just(steps),
+    ) -> (Vec<usize>, usize, Vec<usize>, usize, usize, isize) {
+        // A walk: each line at most one level deeper than the one before.
+        let mut levels = vec![0usize];
+        for s in &steps[1..] {
+            let prev = *levels.last().unwrap_or(&0);
+            levels.push(match s { 0 => prev + 1, 1 => prev, _ => prev.saturating_sub(1) });
+        }
+        (levels, j, new, file_style, patch_style, shift as isize - 1)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+
+    /// The indentation map (SPEC §4) never writes a guessed depth: a patch written with
+    /// another unit, style or a consistent shift (column 0 clamped) either lands with exactly
+    /// the file's indentation at the intended depth, or is refused with
+    /// INCONSISTENT_INDENTATION.
+    #[test]
+    fn reindented_lines_land_at_the_intended_depth(
+        (levels, j, new, file_style, patch_style, shift) in indent_case(),
+    ) {
+        let n = levels.len();
+        let new_levels: Vec<usize> = new.iter().map(|d| levels[j] + d).collect();
+        // The file must show its unit: an unindented file has no style to follow.
+        prop_assume!(levels.iter().any(|&l| l > 0));
+        let patch_level = |l: usize| (l as isize + shift).max(0) as usize;
+        // With a shift left, column 0 is clamped: one level deeper reads as column 0 too, so
+        // only depths the patch can still tell apart are intended (or the replaced line's).
+        prop_assume!(shift >= 0 || new_levels.iter().all(|&l| l >= 2 || l == levels[j]));
+        let line = |i: usize, style: usize, l: usize| format!("{}s{i}", indent(style, l));
+        let source: String = (0..n).map(|i| line(i, file_style, levels[i]) + "\n").collect();
+        let mut patch = String::from("@@\n");
+        let (from, to) = (j.saturating_sub(2), (j + 3).min(n));
+        for i in from..to {
+            let text = line(i, patch_style, patch_level(levels[i]));
+            if i == j {
+                patch.push_str(&format!("-{text}\n"));
+                for (k, &l) in new_levels.iter().enumerate() {
+                    patch.push_str(&format!("+{}n{k}\n", indent(patch_style, patch_level(l))));
+                }
+            } else {
+                patch.push_str(&format!(" {text}\n"));
+            }
+        }
+        let mut expected = String::new();
+        for i in 0..n {
+            if i == j {
+                for (k, &l) in new_levels.iter().enumerate() {
+                    expected.push_str(&format!("{}n{k}\n", indent(file_style, l)));
+                }
+            } else {
+                expected.push_str(&(line(i, file_style, levels[i]) + "\n"));
+            }
+        }
+        match apply(&source, &patch, Mode::Update, &Options::default()) {
+            // Matched exactly (the window's lines all at column 0): no map applies, the
+            // patch's indentation is written as given (SPEC §4 maps at the trim level only).
+            Ok(r) if r.hunks[0].level < v4a::Level::Trim && (patch_style != file_style || shift != 0) => {}
+            Ok(r) => prop_assert_eq!(&r.text, &expected, "source:\n{}patch:\n{}", source, patch),
+            Err(e) => prop_assert_eq!(
+                e.status(),
+                v4a::Status::InconsistentIndentation,
+                "{}\nsource:\n{}patch:\n{}", e.message(), source, patch
+            ),
+        }
+    }
+}
