@@ -488,8 +488,8 @@ proptest! {
         let source: String = (0..n).map(|i| line(i, file_style, levels[i]) + "\n").collect();
         let mut patch = String::from("@@\n");
         let (from, to) = (j.saturating_sub(2), (j + 3).min(n));
-        for i in from..to {
-            let text = line(i, patch_style, patch_level(levels[i]));
+        for (i, &level) in levels.iter().enumerate().take(to).skip(from) {
+            let text = line(i, patch_style, patch_level(level));
             if i == j {
                 patch.push_str(&format!("-{text}\n"));
                 for (k, &l) in new_levels.iter().enumerate() {
@@ -500,13 +500,13 @@ proptest! {
             }
         }
         let mut expected = String::new();
-        for i in 0..n {
+        for (i, &level) in levels.iter().enumerate() {
             if i == j {
                 for (k, &l) in new_levels.iter().enumerate() {
                     expected.push_str(&format!("{}n{k}\n", indent(file_style, l)));
                 }
             } else {
-                expected.push_str(&(line(i, file_style, levels[i]) + "\n"));
+                expected.push_str(&(line(i, file_style, level) + "\n"));
             }
         }
         match apply(&source, &patch, Mode::Update, &Options::default()) {
