@@ -221,21 +221,7 @@ impl<'l> Builder<'l, '_> {
         p: &Placement,
     ) -> Result<bool, reindent::Inconsistent> {
         let lines = self.lines;
-        let indented = if p.level >= Level::Trim {
-            let file_unit = &mut self.file_unit;
-            reindent::indent_added_lines(body, p.start, lines, &mut || {
-                *file_unit.get_or_insert_with(|| {
-                    reindent::detect_unit(
-                        (0..lines.len())
-                            .map(|i| lines.get(i))
-                            .filter(|l| !l.trim().is_empty())
-                            .map(reindent::leading_ws),
-                    )
-                })
-            })?
-        } else {
-            vec![None; body.len()]
-        };
+        let mut indented = self.indentation(body, p)?;
         let reindented = indented.iter().any(Option::is_some);
         // The file's typography, learned from the matched lines when one needed folding.
         let chars = if p.level == Level::Fold {
@@ -286,28 +272,15 @@ impl<'l> Builder<'l, '_> {
                         Some((fk, _)) => lines.eol(fk),
                         None => prev_eol.unwrap_or(self.fallback),
                     };
-                    let text: &str = indented[i].as_deref().unwrap_or(&line.text);
                     let level = paired.and_then(|_| {
                         p.line_levels
                             .get(old_k - (deleted.len() - adds_in_run))
                             .copied()
                     });
-                    let typed = match paired {
-                        Some((fk, old_text)) if level == Some(Level::Fold) => {
-                            typography::keep_file_typography(old_text, text, lines.get(fk), &chars)
-                        }
-                        _ => None,
-                    };
-                    let text: Cow<'l, str> = match (typed, &indented[i]) {
-                        (Some(body), _) => {
-                            Cow::Owned(format!("{}{body}", reindent::leading_ws(text)))
-                        }
-                        (None, _) if !chars.is_empty() => {
-                            Cow::Owned(chars.apply(text, None).into_owned())
-                        }
-                        (None, Some(t)) => Cow::Owned(t.clone()),
-                        (None, None) => Cow::Borrowed(line.text.as_str()),
-                    };
+                    let fold_pair = paired
+                        .filter(|_| level == Some(Level::Fold))
+                        .map(|(fk, old_text)| (old_text, lines.get(fk)));
+                    let text = added_text(line, indented[i].take(), fold_pair, &chars);
                     self.out.push(Out::New(text, eol));
                     prev_eol = Some(eol);
                     adds_in_run += 1;
@@ -319,11 +292,64 @@ impl<'l> Builder<'l, '_> {
         Ok(reindented)
     }
 
+    /// The re-indented text of each added line of a hunk (`None`: as written), by the
+    /// indentation map when the hunk matched with its indentation ignored.
+    fn indentation(
+        &mut self,
+        body: &[crate::patch::Line],
+        p: &Placement,
+    ) -> Result<Vec<Option<String>>, reindent::Inconsistent> {
+        if p.level < Level::Trim {
+            return Ok(vec![None; body.len()]);
+        }
+        let lines = self.lines;
+        let file_unit = &mut self.file_unit;
+        reindent::indent_added_lines(body, p.start, lines, &mut || {
+            *file_unit.get_or_insert_with(|| {
+                reindent::detect_unit(
+                    (0..lines.len())
+                        .map(|i| lines.get(i))
+                        .filter(|l| !l.trim().is_empty())
+                        .map(reindent::leading_ws),
+                )
+            })
+        })
+    }
+
     /// Records a run of changed lines, if it changed any.
     fn close_run(&mut self, hunk: usize, old: Range<usize>, new: Range<usize>) {
         if !old.is_empty() || !new.is_empty() {
             self.changes.push(Change { old, new, hunk });
         }
+    }
+}
+
+/// The text of an added line: re-indented by the indentation map (`indented`, when it moved),
+/// then written with the file's typography. `fold_pair` is the `-` line it replaces (as the
+/// patch and as the file write it) when that line matched only at the fold level; `chars` is
+/// the hunk's character map.
+fn added_text<'l>(
+    line: &'l crate::patch::Line,
+    indented: Option<String>,
+    fold_pair: Option<(&str, &str)>,
+    chars: &typography::CharMap,
+) -> Cow<'l, str> {
+    let text: &str = indented.as_deref().unwrap_or(&line.text);
+    let typed = fold_pair.and_then(|(old_text, file_text)| {
+        typography::keep_file_typography(old_text, text, file_text, chars)
+            .map(|body| format!("{}{body}", reindent::leading_ws(text)))
+    });
+    if let Some(t) = typed {
+        return Cow::Owned(t);
+    }
+    if !chars.is_empty() {
+        if let Cow::Owned(t) = chars.apply(text, None) {
+            return Cow::Owned(t);
+        }
+    }
+    match indented {
+        Some(t) => Cow::Owned(t),
+        None => Cow::Borrowed(line.text.as_str()),
     }
 }
 
