@@ -22,6 +22,8 @@ mod patch;
 mod result;
 mod text;
 mod tools;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 
 use std::ffi::c_char;
 
