@@ -152,6 +152,14 @@ export function initSync(input?: WebAssembly.Module | BufferSource): void {
   install(source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source));
 }
 
+/**
+ * The size in bytes of the engine's WebAssembly memory (0 before `init`). It grows with the
+ * largest inputs seen and never shrinks.
+ */
+export function memorySize(): number {
+  return memory === null ? 0 : memory.buffer.byteLength;
+}
+
 /** Whether the engine is loaded. */
 export function isReady(): boolean {
   return exp !== null;

@@ -23,7 +23,7 @@ import {
 } from "./engine.js";
 import { V4AError } from "./errors.js";
 
-export { init, initSync, isReady, ABI_VERSION, type WasmInput, type Input } from "./engine.js";
+export { init, initSync, isReady, memorySize, ABI_VERSION, type WasmInput, type Input } from "./engine.js";
 export { V4AError, statusName, STATUS_NAMES, type Diagnostics, type StatusName } from "./errors.js";
 
 /** The single-file modes: the `mode` field of the one-file-per-call tool. */
