@@ -1,26 +1,26 @@
 // Where the ES-module build finds v4a.wasm: beside dist/, relative to this module's URL.
 // The CommonJS build replaces this file with location.cjs.ts (see scripts/build.mjs).
 
+const isNode =
+  typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions
+    ?.node === "string";
+
+// In Node, the two built-ins initSync() needs, loaded when the module is (an ES module has no
+// `require`); browsers never load them.
+const node = isNode ? { fs: await import("node:fs"), url: await import("node:url") } : null;
+
 /** The URL of the v4a.wasm file shipped with the package. */
 export function defaultWasmUrl(): URL {
   return new URL("../v4a.wasm", import.meta.url);
 }
 
-/**
- * Reads the shipped v4a.wasm synchronously (Node only). The ES-module build has no `require`,
- * so it needs `process.getBuiltinModule` (Node ≥ 20.16 / 22.3).
- */
+/** Reads the shipped v4a.wasm synchronously (Node only). */
 export function readDefaultWasmSync(): Uint8Array<ArrayBuffer> {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } })
-    .process;
-  if (typeof proc?.getBuiltinModule !== "function") {
+  if (node === null) {
     throw new Error(
-      "initSync() without arguments reads v4a.wasm from disk, which this ES-module build can do " +
-        "only on Node >= 20.16 (process.getBuiltinModule); pass the bytes or a " +
-        "WebAssembly.Module to initSync(), or await init()",
+      "initSync() without arguments reads v4a.wasm from disk, which only Node can do: in a " +
+        "browser, await init() (or pass the bytes or a WebAssembly.Module to initSync())",
     );
   }
-  const fs = proc.getBuiltinModule("node:fs") as { readFileSync(p: string): Uint8Array<ArrayBuffer> };
-  const url = proc.getBuiltinModule("node:url") as { fileURLToPath(u: URL): string };
-  return fs.readFileSync(url.fileURLToPath(defaultWasmUrl()));
+  return node.fs.readFileSync(node.url.fileURLToPath(defaultWasmUrl()));
 }
