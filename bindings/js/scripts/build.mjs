@@ -16,12 +16,22 @@ const tsc = join(here, "node_modules", "typescript", "bin", "tsc");
 const run = (cmd, args, cwd = here) => execFileSync(cmd, args, { cwd, stdio: "inherit" });
 
 const wasmOut = join(root, "target", "wasm32-unknown-unknown", "wasm", "v4a.wasm");
-if (!process.argv.includes("--skip-cargo")) {
+const cargo = (features) =>
   run(
     "cargo",
-    ["build", "--locked", "-p", "libv4a", "--profile", "wasm", "--target", "wasm32-unknown-unknown"],
+    ["build", "--locked", "-p", "libv4a", "--profile", "wasm", "--target", "wasm32-unknown-unknown", ...features],
     root,
   );
+const skipCargo = process.argv.includes("--skip-cargo");
+const testDir = join(here, "test-output", "wasm");
+mkdirSync(testDir, { recursive: true });
+if (!skipCargo) {
+  // For the tests only: a build whose `v4a_test_panic` export panics inside the engine, to
+  // check that the trap becomes an INTERNAL error and the module is reloaded. Built first:
+  // both builds write the same file, and the one shipped is the second.
+  cargo(["--features", "test-panic"]);
+  cpSync(wasmOut, join(testDir, "v4a-test-panic.wasm"));
+  cargo([]);
 }
 
 rmSync(dist, { recursive: true, force: true });

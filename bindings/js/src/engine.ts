@@ -110,9 +110,11 @@ function install(compiled: WebAssembly.Module): void {
   generation++;
   memory = e.memory;
   buffer = null;
+  refresh();
   try {
     scratch = fns.v4a_wasm_alloc!(64) as number;
     const count = fns.v4a_wasm_layout!(scratch, 16) as number;
+    refresh();
     const sizes = Array.from({ length: count }, (_, i) => u32(scratch + 4 * i));
     if (sizes.length !== LAYOUT.length || sizes.some((s, i) => s !== LAYOUT[i])) {
       throw new Error(
@@ -126,6 +128,7 @@ function install(compiled: WebAssembly.Module): void {
   } catch (err) {
     ({ compiledModule, exp, memory, scratch } = previous);
     buffer = null;
+    if (memory !== null) refresh();
     throw err;
   }
 }
@@ -188,28 +191,25 @@ export function mem(): Uint8Array {
   return bytesView;
 }
 
+// The views are refreshed after every call into the module (the only time its memory can
+// grow), so a read is one DataView access.
 export function u32(ptr: number): number {
-  refresh();
   return dataView.getUint32(ptr, true);
 }
 
 export function f64(ptr: number): number {
-  refresh();
   return dataView.getFloat64(ptr, true);
 }
 
 export function u64(ptr: number): bigint {
-  refresh();
   return dataView.getBigUint64(ptr, true);
 }
 
 export function setU32(ptr: number, value: number): void {
-  refresh();
   dataView.setUint32(ptr, value, true);
 }
 
 export function setU64(ptr: number, value: bigint): void {
-  refresh();
   dataView.setBigUint64(ptr, value, true);
 }
 
@@ -267,7 +267,9 @@ export function call(name: string, ...args: number[]): number {
   const fn = wasm()[name];
   if (fn === undefined) throw new Error(`v4a: v4a.wasm has no export ${name}`);
   try {
-    return fn(...args) as number;
+    const value = fn(...args) as number;
+    refresh();
+    return value;
   } catch (err) {
     if (err instanceof WebAssembly.RuntimeError) {
       const compiled = compiledModule!;

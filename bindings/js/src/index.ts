@@ -465,16 +465,94 @@ function utf16Indices(ptr: number, len: number): Uint32Array {
   return map;
 }
 
+const NO_SEGMENTS: Segment[] = Object.freeze([]) as unknown as Segment[];
+
+/**
+ * Copies the structured diff of a live result. The line texts lie one after the other in one
+ * buffer of the result: it is decoded once, and each line is a slice of it, at UTF-16
+ * indices found in one pass over its bytes (the indices are the byte offsets when it is ASCII).
+ */
+function copyDiff(handle: number): DiffLine[] {
+  let view = callView("v4a_result_segments", handle);
+  const segPtr = u32(view);
+  view = callView("v4a_result_diff", handle);
+  const linePtr = u32(view);
+  const count = u32(view + 4);
+  if (count === 0) return [];
+  const first = u32(linePtr + 16);
+  let end = first;
+  for (let i = 0; i < count; i++) {
+    const at = linePtr + i * SIZE.diffLine;
+    end = Math.max(end, u32(at + 16) + u32(at + 20));
+  }
+  const all = decode(first, end - first);
+  const ascii = all.length === end - first;
+  const bytes = mem();
+  let bytePos = first; // the UTF-16 index `unitPos` of `all` is at byte `bytePos`
+  let unitPos = 0;
+  const unitAt = (target: number): number => {
+    if (target < bytePos) {
+      bytePos = first;
+      unitPos = 0;
+    }
+    for (; bytePos < target; bytePos++) {
+      const b = bytes[bytePos]!;
+      if ((b & 0xc0) !== 0x80) unitPos += b >= 0xf0 ? 2 : 1;
+    }
+    return unitPos;
+  };
+  const lines = new Array<DiffLine>(count);
+  for (let i = 0; i < count; i++) {
+    const at = linePtr + i * SIZE.diffLine;
+    const p = u32(at + 16);
+    const len = u32(at + 20);
+    let start = p - first;
+    let stop = start + len;
+    if (!ascii && p >= first) {
+      start = unitAt(p);
+      stop = unitAt(p + len);
+    }
+    const text = p >= first ? all.slice(start, stop) : decode(p, len);
+    const segCount = u32(at + 28);
+    let segments = NO_SEGMENTS;
+    if (segCount > 0) {
+      segments = [];
+      const map = text.length === len ? null : utf16Indices(p, len);
+      const segStart = u32(at + 24);
+      for (let s = 0; s < segCount; s++) {
+        const sat = segPtr + (segStart + s) * SIZE.segment;
+        const a = u32(sat + 8);
+        const b = u32(sat + 12);
+        segments.push({
+          kind: KINDS[u32(sat)] ?? "equal",
+          start: map === null ? a : map[a]!,
+          end: map === null ? b : map[b]!,
+        });
+      }
+    }
+    const oldLine = u32(at + 8);
+    const newLine = u32(at + 12);
+    lines[i] = {
+      kind: KINDS[u32(at)] ?? "equal",
+      hunk: u32(at + 4) || null,
+      oldLine: oldLine || null,
+      newLine: newLine || null,
+      text,
+      segments,
+    };
+  }
+  return lines;
+}
+
 /** Copies a successful `v4a_result` (a live handle) into an ApplyResult. */
-function copyResult(handle: number, wantDiff: boolean): ApplyResult {
+function copyResult(handle: number, wantDiff: boolean, knownSource?: string): ApplyResult {
   let view = callView("v4a_result_text", handle);
   const textPtr = u32(view);
   const textLen = u32(view + 4);
   const text = decode(textPtr, textLen);
-  view = callView("v4a_result_source", handle);
-  const sourcePtr = u32(view);
-  const sourceLen = u32(view + 4);
-  const source = decode(sourcePtr, sourceLen);
+  // The source comes back unchanged: the caller's string, when it gave one, is it.
+  const source =
+    knownSource ?? viewString(callView("v4a_result_source", handle)) ?? "";
   const path = viewString(callView("v4a_result_path", handle));
   const destination = viewString(callView("v4a_result_destination", handle));
   const fuzz = call("v4a_result_fuzz", handle);
@@ -518,57 +596,7 @@ function copyResult(handle: number, wantDiff: boolean): ApplyResult {
     });
   }
 
-  let diff: DiffLine[] | null = null;
-  if (wantDiff) {
-    view = callView("v4a_result_segments", handle);
-    const segPtr = u32(view);
-    view = callView("v4a_result_diff", handle);
-    const linePtr = u32(view);
-    const lineCount = u32(view + 4);
-    // An ASCII text's bytes are its UTF-16 units: a line inside it is a slice, not a decode.
-    const textAscii = text.length === textLen;
-    const sourceAscii = source.length === sourceLen;
-    diff = new Array<DiffLine>(lineCount);
-    for (let i = 0; i < lineCount; i++) {
-      const at = linePtr + i * SIZE.diffLine;
-      const p = u32(at + 16);
-      const len = u32(at + 20);
-      let lineText: string;
-      if (textAscii && p >= textPtr && p + len <= textPtr + textLen && len > 0) {
-        lineText = text.slice(p - textPtr, p - textPtr + len);
-      } else if (sourceAscii && p >= sourcePtr && p + len <= sourcePtr + sourceLen && len > 0) {
-        lineText = source.slice(p - sourcePtr, p - sourcePtr + len);
-      } else {
-        lineText = decode(p, len);
-      }
-      const segStart = u32(at + 24);
-      const segCount = u32(at + 28);
-      const segments: Segment[] = [];
-      if (segCount > 0) {
-        const map = lineText.length === len ? null : utf16Indices(p, len);
-        for (let s = 0; s < segCount; s++) {
-          const sat = segPtr + (segStart + s) * SIZE.segment;
-          const start = u32(sat + 8);
-          const end = u32(sat + 12);
-          segments.push({
-            kind: KINDS[u32(sat)] ?? "equal",
-            start: map === null ? start : map[start]!,
-            end: map === null ? end : map[end]!,
-          });
-        }
-      }
-      const oldLine = u32(at + 8);
-      const newLine = u32(at + 12);
-      diff[i] = {
-        kind: KINDS[u32(at)] ?? "equal",
-        hunk: u32(at + 4) || null,
-        oldLine: oldLine || null,
-        newLine: newLine || null,
-        text: lineText,
-        segments,
-      };
-    }
-  }
+  const diff = wantDiff ? copyDiff(handle) : null;
   return new ApplyResult({ text, source, path, destination, fuzz, hunks, diff, changes });
 }
 
@@ -597,7 +625,11 @@ export function apply(source: Input, diff: Input, options?: SingleApplyOptions):
     handle = u32(out);
     if (handle === 0) throw new V4AError(status || 16, "v4a: v4a_apply returned no result");
     if (status !== 0) throw readError(call("v4a_result_error", handle), status);
-    return copyResult(handle, wantsDiff(options));
+    return copyResult(
+      handle,
+      wantsDiff(options),
+      typeof source === "string" && mode !== "create" ? source : undefined,
+    );
   } finally {
     if (handle !== 0) call("v4a_result_free", handle);
     arena.free();
