@@ -5,6 +5,9 @@
 // W1: 1,000-line file, one hunk; W2: 100,000-line file, one hunk; W6: 20,000 identical
 // lines and one distinct, a 400-line hunk (the worst case of the search). "none" is the
 // apply alone, "full" adds the structured diff of every line.
+//
+// V4A_SEED=/path/to/index.js (an ES module whose default export is the seed engine's V4A
+// class, e.g. its sources compiled with tsc) adds the seed engine, run in the same process.
 
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -36,6 +39,7 @@ const nativeNs = new Map(
 );
 
 initSync();
+const seed = process.env.V4A_SEED ? (await import(process.env.V4A_SEED)).default : null;
 
 /** Median ns per call of 9 batches, after a warm-up of at least 100 ms. */
 function time(fn) {
@@ -68,6 +72,16 @@ for (const id of ["W1", "W2", "W6"]) {
   }
   const compat = time(() => V4A.apply(source, diff));
   rows.push([id, "compat V4A.apply (full diff)", fmt(nativeNs.get(`${id} full`)), fmt(compat), (compat / nativeNs.get(`${id} full`)).toFixed(2)]);
+  if (seed !== null) {
+    let cell;
+    try {
+      const ns = time(() => seed.apply(source, diff));
+      cell = [fmt(ns), (ns / nativeNs.get(`${id} full`)).toFixed(2)];
+    } catch (e) {
+      cell = [`fails: ${String(e.message).slice(0, 40)}`, "-"];
+    }
+    rows.push([id, "seed engine V4A.apply", fmt(nativeNs.get(`${id} full`)), ...cell]);
+  }
 }
 rmSync(dir, { recursive: true, force: true });
 

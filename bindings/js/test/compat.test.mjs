@@ -68,6 +68,19 @@ test("kept from v4a: CRLF and a BOM survive (the seed engine rewrites them)", ()
   const r = V4A.apply("\ufeffa\r\nb\r\n", "@@\n a\n-b\n+B\n");
   assert.equal(r.text, "\ufeffa\r\nB\r\n");
   assert.equal(r.source, "\ufeffa\r\nb\r\n");
+  assert.deepEqual(r.diff.map((l) => l.value), ["a", "b", "B"], "no BOM in a value, no empty last entry");
+});
+
+test("kept from v4a: the patch must agree with the mode, and markers are not padded on the left", () => {
+  const moving = "*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n@@\n-x\n+y\n*** End Patch";
+  assert.equal(codeOf(() => V4A.apply("x\n", moving)), "INVALID_ARGUMENT");
+  assert.equal(V4A.apply("x\n", moving, "move").text, "y\n");
+  assert.equal(codeOf(() => V4A.apply("x\n", "*** Move to: b.ts", "move")), "PATCH_SYNTAX");
+  const deleting = "*** Begin Patch\n*** Delete File: a.ts\n@@\n-x\n+y\n*** End Patch";
+  assert.equal(codeOf(() => V4A.apply("x\n", deleting)), "PATCH_SYNTAX");
+  assert.equal(codeOf(() => V4A.apply("x", "*** Begin Patch\n*** Update File: f\n@@\n-x\n+y\n  *** End Patch  ")), "TRUNCATED_PATCH");
+  assert.equal(codeOf(() => V4A.apply("y", "  --- a/f  \n  +++ b/f  \n@@\n-y\n+z")), "CONTEXT_NOT_FOUND");
+  assert.equal(codeOf(() => V4A.apply("x", "@@\n-x\n+y\n  \\ No newline at end of file")), "CONTEXT_NOT_FOUND");
 });
 
 test("kept from v4a: ambiguity, missing context and anchors, unknown modes are errors", () => {
