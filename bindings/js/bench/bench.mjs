@@ -9,7 +9,8 @@
 // V4A_SEED=/path/to/index.js (an ES module whose default export is the seed engine's V4A
 // class, e.g. its sources compiled with tsc) adds the seed engine, run in the same process.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,35 +30,42 @@ execFileSync(
   { stdio: "inherit", env: { ...process.env, CARGO_TARGET_DIR: join(root, "target", "js-bench") } },
 );
 const dir = mkdtempSync(join(tmpdir(), "v4a-js-bench-"));
-const out = execFileSync(join(root, "target", "js-bench", "release", "v4a-js-native-baseline"), [dir]).toString();
-const nativeNs = new Map(
-  out
-    .trim()
-    .split("\n")
-    .map((l) => l.split(" "))
-    .map(([id, style, ns]) => [`${id} ${style}`, Number(ns)]),
-);
+const child = spawn(join(root, "target", "js-bench", "release", "v4a-js-native-baseline"), [dir], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
+const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+const reply = async () => (await replies.next()).value;
+if ((await reply()) !== "ready") throw new Error("the native baseline did not start");
+/** Wall-clock ns of `n` native calls, measured by the helper. */
+async function nativeBatch(id, style, n) {
+  child.stdin.write(`${id} ${style} ${n}\n`);
+  return Number(await reply());
+}
 
 initSync();
 const seed = process.env.V4A_SEED ? (await import(process.env.V4A_SEED)).default : null;
 
-/** Median ns per call of 9 batches, after a warm-up of at least 100 ms. */
-function time(fn) {
+/**
+ * Median ns per call of the JS call and of the native call, in 9 rounds that alternate a
+ * batch of each (about 60 ms per batch), so both see the same machine load.
+ */
+async function compare(id, style, fn) {
+  const t0 = process.hrtime.bigint();
   fn();
-  let n = 0;
-  const start = process.hrtime.bigint();
-  while (process.hrtime.bigint() - start < 100_000_000n || n < 3) {
-    fn();
-    n++;
-  }
-  const perBatch = Math.max(1, Math.ceil(n / 4));
-  const batches = [];
-  for (let b = 0; b < 9; b++) {
+  const once = Math.max(1, Number(process.hrtime.bigint() - t0));
+  const n = Math.max(1, Math.round(60e6 / once));
+  const probe = (await nativeBatch(id, style, 1)) || 1;
+  const nNative = Math.max(1, Math.round(60e6 / probe));
+  const js = [];
+  const native = [];
+  for (let round = 0; round < 9; round++) {
+    native.push((await nativeBatch(id, style, nNative)) / nNative);
     const t = process.hrtime.bigint();
-    for (let i = 0; i < perBatch; i++) fn();
-    batches.push(Number(process.hrtime.bigint() - t) / perBatch);
+    for (let i = 0; i < n; i++) fn();
+    js.push(Number(process.hrtime.bigint() - t) / n);
   }
-  return batches.sort((a, b) => a - b)[4];
+  const median = (xs) => xs.sort((a, b) => a - b)[4];
+  return { js: median(js), native: median(native) };
 }
 
 // Warm-up: every workload and call once for a while, so the WebAssembly code has been
@@ -75,27 +83,23 @@ for (const id of ["W1", "W2", "W6"]) {
 
 const fmt = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
 const rows = [];
+const row = (id, call, { js, native }) => rows.push([id, call, fmt(native), fmt(js), (js / native).toFixed(2)]);
 for (const id of ["W1", "W2", "W6"]) {
   const source = readFileSync(join(dir, `${id}.source`), "utf8");
   const diff = readFileSync(join(dir, `${id}.diff`), "utf8");
   for (const style of ["none", "full"]) {
-    const base = nativeNs.get(`${id} ${style}`);
-    const js = time(() => apply(source, diff, { diff: style }));
-    rows.push([id, `apply, diff ${style}`, fmt(base), fmt(js), (js / base).toFixed(2)]);
+    row(id, `apply, diff ${style}`, await compare(id, style, () => apply(source, diff, { diff: style })));
   }
-  const compat = time(() => V4A.apply(source, diff));
-  rows.push([id, "compat V4A.apply (full diff)", fmt(nativeNs.get(`${id} full`)), fmt(compat), (compat / nativeNs.get(`${id} full`)).toFixed(2)]);
+  row(id, "compat V4A.apply (full diff)", await compare(id, "full", () => V4A.apply(source, diff)));
   if (seed !== null) {
-    let cell;
     try {
-      const ns = time(() => seed.apply(source, diff));
-      cell = [fmt(ns), (ns / nativeNs.get(`${id} full`)).toFixed(2)];
+      row(id, "seed engine V4A.apply", await compare(id, "full", () => seed.apply(source, diff)));
     } catch (e) {
-      cell = [`fails: ${String(e.message).slice(0, 40)}`, "-"];
+      rows.push([id, "seed engine V4A.apply", "-", `fails: ${String(e.message).slice(0, 40)}`, "-"]);
     }
-    rows.push([id, "seed engine V4A.apply", fmt(nativeNs.get(`${id} full`)), ...cell]);
   }
 }
+child.stdin.end();
 rmSync(dir, { recursive: true, force: true });
 
 const header = ["workload", "call", "native (Rust)", "Node (wasm)", "ratio"];
