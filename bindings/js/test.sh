@@ -59,7 +59,7 @@ step "types: a TypeScript consumer of the ESM and CommonJS entries"
 node node_modules/typescript/bin/tsc -p test/types/tsconfig.json
 
 step "node --test"
-node --test test/
+node --test test/*.test.mjs
 
 if [ "${V4A_JS_BENCH:-0}" = 1 ]; then
   step "benchmark"
