@@ -41,6 +41,9 @@ mod generate;
 mod tools;
 // Versions and names.
 mod version;
+// The WebAssembly build's allocator for the JavaScript binding.
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 
 pub use apply::*;
 pub use constants::*;

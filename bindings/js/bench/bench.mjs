@@ -1,0 +1,110 @@
+// The JS benchmark: apply from Node through the package (and through the compat entry) on
+// the workloads of benches/support/workloads.rs, each as a ratio to the native Rust call
+// measured in the same run (bench/native). Prints a table; run `npm run build` first.
+//
+// W1: 1,000-line file, one hunk; W2: 100,000-line file, one hunk; W6: 20,000 identical
+// lines and one distinct, a 400-line hunk (the worst case of the search). "none" is the
+// apply alone, "full" adds the structured diff of every line.
+//
+// V4A_SEED=/path/to/index.js (an ES module whose default export is the seed engine's V4A
+// class, e.g. its sources compiled with tsc) adds the seed engine, run in the same process.
+
+import { execFileSync, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { apply, initSync, memorySize } from "../dist/esm/index.js";
+import V4A from "../dist/esm/compat.js";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const root = join(here, "..", "..", "..");
+const native = join(here, "native");
+
+copyFileSync(join(root, "Cargo.lock"), join(native, "Cargo.lock"));
+execFileSync(
+  "cargo",
+  ["build", "--release", "--quiet", "--manifest-path", join(native, "Cargo.toml")],
+  { stdio: "inherit", env: { ...process.env, CARGO_TARGET_DIR: join(root, "target", "js-bench") } },
+);
+const dir = mkdtempSync(join(tmpdir(), "v4a-js-bench-"));
+const child = spawn(join(root, "target", "js-bench", "release", "v4a-js-native-baseline"), [dir], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
+const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+const reply = async () => (await replies.next()).value;
+if ((await reply()) !== "ready") throw new Error("the native baseline did not start");
+/** Wall-clock ns of `n` native calls, measured by the helper. */
+async function nativeBatch(id, style, n) {
+  child.stdin.write(`${id} ${style} ${n}\n`);
+  return Number(await reply());
+}
+
+initSync();
+const seed = process.env.V4A_SEED ? (await import(process.env.V4A_SEED)).default : null;
+
+/**
+ * Median ns per call of the JS call and of the native call, in 9 rounds that alternate a
+ * batch of each (about 60 ms per batch), so both see the same machine load.
+ */
+async function compare(id, style, fn) {
+  const t0 = process.hrtime.bigint();
+  fn();
+  const once = Math.max(1, Number(process.hrtime.bigint() - t0));
+  const n = Math.max(1, Math.round(60e6 / once));
+  const probe = (await nativeBatch(id, style, 1)) || 1;
+  const nNative = Math.max(1, Math.round(60e6 / probe));
+  const js = [];
+  const native = [];
+  for (let round = 0; round < 9; round++) {
+    native.push((await nativeBatch(id, style, nNative)) / nNative);
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) fn();
+    js.push(Number(process.hrtime.bigint() - t) / n);
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[4];
+  return { js: median(js), native: median(native) };
+}
+
+// Warm-up: every workload and call once for a while, so the WebAssembly code has been
+// tiered up (optimised) before anything is measured.
+for (const id of ["W1", "W2", "W6"]) {
+  const source = readFileSync(join(dir, `${id}.source`), "utf8");
+  const diff = readFileSync(join(dir, `${id}.diff`), "utf8");
+  const start = Date.now();
+  while (Date.now() - start < 400) {
+    apply(source, diff);
+    apply(source, diff, { diff: "full" });
+    V4A.apply(source, diff);
+  }
+}
+
+const fmt = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
+const rows = [];
+const row = (id, call, { js, native }) => rows.push([id, call, fmt(native), fmt(js), (js / native).toFixed(2)]);
+for (const id of ["W1", "W2", "W6"]) {
+  const source = readFileSync(join(dir, `${id}.source`), "utf8");
+  const diff = readFileSync(join(dir, `${id}.diff`), "utf8");
+  for (const style of ["none", "full"]) {
+    row(id, `apply, diff ${style}`, await compare(id, style, () => apply(source, diff, { diff: style })));
+  }
+  row(id, "compat V4A.apply (full diff)", await compare(id, "full", () => V4A.apply(source, diff)));
+  if (seed !== null) {
+    try {
+      row(id, "seed engine V4A.apply", await compare(id, "full", () => seed.apply(source, diff)));
+    } catch (e) {
+      rows.push([id, "seed engine V4A.apply", "-", `fails: ${String(e.message).slice(0, 40)}`, "-"]);
+    }
+  }
+}
+child.stdin.end();
+rmSync(dir, { recursive: true, force: true });
+
+const header = ["workload", "call", "native (Rust)", "Node (wasm)", "ratio"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join("  ");
+console.log(line(header));
+for (const r of rows) console.log(line(r));
+console.log(`\nNode ${process.version}; WebAssembly memory after the run: ${(memorySize() / 2 ** 20).toFixed(0)} MiB`);

@@ -1,0 +1,56 @@
+// Builds the package: the engine for wasm32 (cargo, profile `wasm`), then the ES-module and
+// CommonJS builds with tsc. The CommonJS build compiles the same sources with
+// src/location.cjs.ts in place of src/location.ts (the only file that differs: how v4a.wasm
+// is found). `--skip-cargo` reuses the .wasm already built.
+
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const here = dirname(dirname(fileURLToPath(import.meta.url)));
+const root = join(here, "..", "..");
+const dist = join(here, "dist");
+const tsc = join(here, "node_modules", "typescript", "bin", "tsc");
+const run = (cmd, args, cwd = here) => execFileSync(cmd, args, { cwd, stdio: "inherit" });
+
+const wasmOut = join(root, "target", "wasm32-unknown-unknown", "wasm", "v4a.wasm");
+const cargo = (features) =>
+  run(
+    "cargo",
+    ["build", "--locked", "-p", "libv4a", "--profile", "wasm", "--target", "wasm32-unknown-unknown", ...features],
+    root,
+  );
+const skipCargo = process.argv.includes("--skip-cargo");
+const testDir = join(here, "test-output", "wasm");
+mkdirSync(testDir, { recursive: true });
+if (!skipCargo) {
+  // For the tests only: a build whose `v4a_test_panic` export panics inside the engine, to
+  // check that the trap becomes an INTERNAL error and the module is reloaded. Built first:
+  // both builds write the same file, and the one shipped is the second.
+  cargo(["--features", "test-panic"]);
+  cpSync(wasmOut, join(testDir, "v4a-test-panic.wasm"));
+  cargo([]);
+}
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+cpSync(wasmOut, join(dist, "v4a.wasm"));
+const bytes = readFileSync(wasmOut);
+console.log(
+  `v4a.wasm: ${bytes.length} bytes raw, ${gzipSync(bytes, { level: 9 }).length} bytes gzip -9`,
+);
+
+run(process.execPath, [tsc, "-p", "tsconfig.json"]);
+
+const cjsSrc = join(here, "build", "cjs-src");
+rmSync(cjsSrc, { recursive: true, force: true });
+mkdirSync(cjsSrc, { recursive: true });
+for (const name of readdirSync(join(here, "src"))) {
+  if (name === "location.ts" || !name.endsWith(".ts")) continue;
+  cpSync(join(here, "src", name), join(cjsSrc, name === "location.cjs.ts" ? "location.ts" : name));
+}
+run(process.execPath, [tsc, "-p", "tsconfig.cjs.json"]);
+writeFileSync(join(dist, "cjs", "package.json"), '{ "type": "commonjs" }\n');
+rmSync(join(here, "build"), { recursive: true, force: true });

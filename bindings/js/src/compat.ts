@@ -1,0 +1,136 @@
+// A drop-in for the seed engine's API (`V4A.apply`, `V4A.refine`), over the v4a engine.
+// Where the seed engine guesses or loses bytes, this keeps v4a's behaviour: an ambiguous or
+// missing context is an error (a V4AError), CRLF and a BOM are kept, unknown modes are
+// refused. Every difference is listed in the package README.
+
+import { apply as applyDiff, initSync, isReady, type DiffLine as EngineDiffLine } from "./index.js";
+
+export { V4AError, init, initSync } from "./index.js";
+
+/** Diff application mode selector. */
+export type ApplyDiffMode = "create" | "delete" | "move" | "update";
+/** Diff line type for mutation operations. */
+export type DiffMutationType = "add" | "delete";
+/** All diff line operation types. */
+export type DiffLineType = DiffMutationType | "equal";
+
+/** Intra-line segment in a refined diff. */
+export type CharSegment = {
+  /** Operation type for this segment. */
+  type: DiffLineType;
+  /** Segment content. */
+  value: string;
+};
+
+/** Single line in the structured diff. */
+export type DiffLine = {
+  /** Operation type for this line. */
+  type: DiffLineType;
+  /** Line content without its terminator. */
+  value: string;
+  /** Source line number (1-based) or null for an added line. */
+  oldLine: number | null;
+  /** Result line number (1-based) or null for a deleted line. */
+  newLine: number | null;
+  /** Intra-line grapheme segments, after `refine`. */
+  segments?: CharSegment[];
+};
+
+/** Result from applying a diff. */
+export type ApplyDiffResult = {
+  /** Patched output text. */
+  text: string;
+  /** Structured line-by-line diff entries (every line of the file). */
+  diff: DiffLine[];
+  /** Original source text before patching, byte for byte. */
+  source: string;
+};
+
+function ready(): void {
+  // Node loads the shipped v4a.wasm synchronously on first use; a browser must
+  // `await init()` once first (synchronous compilation is limited there).
+  if (!isReady()) initSync();
+}
+
+function entry(line: EngineDiffLine): DiffLine {
+  return { type: line.kind, value: line.text, oldLine: line.oldLine, newLine: line.newLine };
+}
+
+/** The refinement of one block of deleted lines followed by added lines, by the engine. */
+function refineBlock(deleted: DiffLine[], added: DiffLine[]): DiffLine[] {
+  const values = [...deleted, ...added].map((l) => l.value);
+  // Only lines (strings without a terminator) can be replayed; anything else passes unrefined.
+  if (values.some((v) => typeof v !== "string" || /[\r\n]/.test(v))) return [...deleted, ...added];
+  const source = deleted.map((l) => `${l.value}\n`).join("");
+  const patch =
+    "@@\n" +
+    deleted.map((l) => `-${l.value}\n`).join("") +
+    added.map((l) => `+${l.value}\n`).join("");
+  let lines: EngineDiffLine[];
+  try {
+    lines = applyDiff(source, patch, { maxLevel: "exact", diff: "full", refine: true }).diff ?? [];
+  } catch {
+    return [...deleted, ...added];
+  }
+  const del = lines.filter((l) => l.kind === "delete");
+  const add = lines.filter((l) => l.kind === "add");
+  const withSegments = (line: DiffLine, refined: EngineDiffLine | undefined): DiffLine =>
+    refined === undefined || refined.segments.length === 0
+      ? line
+      : {
+          ...line,
+          segments: refined.segments.map((s) => ({
+            type: s.kind,
+            value: refined.text.slice(s.start, s.end),
+          })),
+        };
+  return [
+    ...deleted.map((line, i) => withSegments(line, del[i])),
+    ...added.map((line, i) => withSegments(line, add[i])),
+  ];
+}
+
+/**
+ * V4A context-anchored diff applicator: the seed engine's API over the v4a engine.
+ */
+export class V4A {
+  /**
+   * Applies a V4A diff to `sourceText`. Throws a V4AError (with the message for the model)
+   * when the diff does not apply: context or an anchor not found, an ambiguous match, a
+   * syntax error, an unknown mode.
+   */
+  static apply(sourceText: string, diffText: string, mode: ApplyDiffMode = "update"): ApplyDiffResult {
+    ready();
+    const result = applyDiff(sourceText ?? "", diffText ?? "", { mode, diff: "full" });
+    return { text: result.text, diff: (result.diff ?? []).map(entry), source: result.source };
+  }
+
+  /**
+   * Attaches character-level segments to each changed line of a line diff: every run of
+   * deleted lines followed by added lines is refined by the engine (grapheme-aware). Other
+   * lines pass through untouched; a non-array gives `[]`.
+   */
+  static refine(diffLines: DiffLine[]): DiffLine[] {
+    if (!Array.isArray(diffLines)) return [];
+    ready();
+    const refined: DiffLine[] = [];
+    let i = 0;
+    while (i < diffLines.length) {
+      const deleteStart = i;
+      while (diffLines[i]?.type === "delete") i++;
+      const addStart = i;
+      while (diffLines[i]?.type === "add") i++;
+      const deleted = diffLines.slice(deleteStart, addStart);
+      const added = diffLines.slice(addStart, i);
+      if (deleted.length > 0 && added.length > 0) refined.push(...refineBlock(deleted, added));
+      else if (deleted.length > 0 || added.length > 0) refined.push(...deleted, ...added);
+      else {
+        refined.push(diffLines[i]!);
+        i++;
+      }
+    }
+    return refined;
+  }
+}
+
+export default V4A;

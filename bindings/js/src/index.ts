@@ -1,0 +1,896 @@
+// v4a for JavaScript: the engine in WebAssembly behind plain synchronous functions. Inputs
+// are strings (UTF-16, encoded to UTF-8 at the boundary; a lone surrogate is refused) or
+// bytes; every result is copied out of the module and its handle freed before returning, so
+// nothing here needs to be freed by the caller.
+
+import {
+  Arena,
+  SIZE,
+  call,
+  callView,
+  cString,
+  decode,
+  mem,
+  readError,
+  scratchPtr,
+  setU32,
+  setU64,
+  u32,
+  viewString,
+  viewU32s,
+  wasm,
+  type Input,
+} from "./engine.js";
+import { V4AError } from "./errors.js";
+
+export { init, initSync, isReady, memorySize, ABI_VERSION, type WasmInput, type Input } from "./engine.js";
+export { V4AError, statusName, STATUS_NAMES, type Diagnostics, type StatusName } from "./errors.js";
+
+/** The single-file modes: the `mode` field of the one-file-per-call tool. */
+export type Mode = "update" | "create" | "delete" | "move";
+/** Match levels, strictest first (fuzz 0, 1, 10, 50, 100). */
+export type Level = "exact" | "trim_end" | "trim" | "collapse" | "fold";
+/** The kind of a diff line or segment. */
+export type DiffKind = "equal" | "delete" | "add";
+/** The class of a path as written in a patch; only `"relative"` is safe to write under a root. */
+export type PathClass =
+  | "relative"
+  | "absolute"
+  | "parent_escape"
+  | "empty"
+  | "nul"
+  | "drive_prefix";
+/** A file operation of a patch. */
+export type OpKind = "add" | "delete" | "update";
+
+/** The levels in C ABI order (`V4A_LEVEL_*`). */
+export const LEVELS: readonly Level[] = ["exact", "trim_end", "trim", "collapse", "fold"];
+const KINDS: readonly DiffKind[] = ["equal", "delete", "add"];
+const PATH_CLASSES: readonly PathClass[] = [
+  "relative",
+  "absolute",
+  "parent_escape",
+  "empty",
+  "nul",
+  "drive_prefix",
+];
+const OP_KINDS: readonly OpKind[] = ["add", "delete", "update"];
+
+/** Options for applying patches; anything left out is the engine's default. */
+export interface ApplyOptions {
+  /** The loosest match level tried (default `"fold"`; `"exact"` is strict mode). */
+  maxLevel?: Level;
+  /** The largest total fuzz accepted for one file (`FUZZ_LIMIT` above); `null`: no limit. */
+  maxFuzz?: number | null;
+  /** Take the first candidate instead of failing with `AMBIGUOUS` (older engines' way). */
+  firstMatch?: boolean;
+  /** An already-applied hunk is an `ALREADY_APPLIED` error instead of a no-op. */
+  alreadyAppliedIsError?: boolean;
+  /** The new text always ends with a line terminator. */
+  ensureFinalNewline?: boolean;
+  /** The terminator `*** Add File` (and mode create) writes (default `"lf"`). */
+  addFileLineEnding?: "lf" | "crlf";
+  /**
+   * Which structured line diff to compute: `"none"` (default, the cheapest), `"full"` (every
+   * line) or `"changes"` (changed lines with `diffContext` lines of context).
+   */
+  diff?: "none" | "full" | "changes";
+  /** Context lines around each change for `diff: "changes"` (default 3). */
+  diffContext?: number;
+  /** Add character-level segments to the changed lines of the structured diff. */
+  refine?: boolean;
+  /** Upper bound on search work per file, in line comparisons (default 200,000,000). */
+  searchBudget?: number | bigint;
+}
+
+/** Options of the single-file `apply`. */
+export interface SingleApplyOptions extends ApplyOptions {
+  /**
+   * `"update"` (default), `"create"`, `"delete"` or `"move"`; any other name is refused with
+   * `UNSUPPORTED_MODE` and a message naming the valid modes.
+   */
+  mode?: Mode | string;
+}
+
+/** Options for generating patches. */
+export interface GenerateOptions {
+  /** Unchanged lines shown before and after each change (default 3). */
+  context?: number;
+  /** The most context a hunk may grow to while it is made unique (default 50). */
+  maxContext?: number;
+}
+
+/** Where one hunk landed and how well it matched. Lines are 1-based. */
+export interface HunkReport {
+  /** First original line the hunk covers (for a pure insertion, the line before which). */
+  oldStart: number;
+  /** Original lines covered (context and removed). */
+  oldLen: number;
+  /** First line of the hunk in the new text. */
+  newStart: number;
+  /** Lines the hunk occupies in the new text (context and added). */
+  newLen: number;
+  /** The level its old side matched at. */
+  level: Level;
+  /** Its fuzz: its level's, its anchors', and 1000 for an end-of-file hunk found elsewhere. */
+  fuzz: number;
+  /** Candidate places considered at the deciding level. */
+  candidates: number;
+  /** Added lines were re-indented to the file's indentation. */
+  reindented: boolean;
+  /** The change was already present; nothing was changed. */
+  alreadyApplied: boolean;
+  /** Placed at the end of the file. */
+  endOfFile: boolean;
+  /** Found before the previous hunk. */
+  outOfOrder: boolean;
+  /** 1-based patch line where the hunk starts. */
+  patchLine: number;
+  /** For each old-side line, the strictest level it matches at. */
+  lineLevels: Level[];
+}
+
+/** A character-level change of part of a line: UTF-16 indices into `DiffLine.text`. */
+export interface Segment {
+  kind: DiffKind;
+  /** Start index (UTF-16 code units, at a grapheme boundary). */
+  start: number;
+  /** End index, exclusive. */
+  end: number;
+}
+
+/** One entry of the structured line diff. */
+export interface DiffLine {
+  kind: DiffKind;
+  /** 1-based number of the hunk the line belongs to; null for none. */
+  hunk: number | null;
+  /** 1-based line in the original text; null for an added line. */
+  oldLine: number | null;
+  /** 1-based line in the new text; null for a deleted line. */
+  newLine: number | null;
+  /** The line's text, terminator excluded. */
+  text: string;
+  /** Character-level segments (with `refine: true`, for paired changed lines); else empty. */
+  segments: Segment[];
+}
+
+/** A run of changed lines: `oldLen` lines from `oldStart` replaced by `newLen` from `newStart`. */
+export interface Change {
+  oldStart: number;
+  oldLen: number;
+  newStart: number;
+  newLen: number;
+  /** 1-based number of the hunk that made the change. */
+  hunk: number;
+}
+
+/** The outcome of a successful single-file apply (or of one file of a patch). */
+export class ApplyResult {
+  /** The new text (empty for a deleted file). */
+  readonly text: string;
+  /** The original source, unchanged (empty for an added file): rolling back is this. */
+  readonly source: string;
+  /** The file's path as written in the patch; null for a bare diff. */
+  readonly path: string | null;
+  /** The `*** Move to:` destination as written; null without one. */
+  readonly destination: string | null;
+  /** The total fuzz of the file. */
+  readonly fuzz: number;
+  /** One report per hunk, in patch order. */
+  readonly hunks: HunkReport[];
+  /** The structured line diff, when `diff` asked for one; else null. */
+  readonly diff: DiffLine[] | null;
+  /** The edit script: every run of changed lines, in file order. */
+  readonly changes: Change[];
+
+  /** @internal */
+  constructor(parts: {
+    text: string;
+    source: string;
+    path: string | null;
+    destination: string | null;
+    fuzz: number;
+    hunks: HunkReport[];
+    diff: DiffLine[] | null;
+    changes: Change[];
+  }) {
+    this.text = parts.text;
+    this.source = parts.source;
+    this.path = parts.path;
+    this.destination = parts.destination;
+    this.fuzz = parts.fuzz;
+    this.hunks = parts.hunks;
+    this.diff = parts.diff;
+    this.changes = parts.changes;
+  }
+
+  /** Whether the text differs from the source. */
+  get changed(): boolean {
+    return this.text !== this.source;
+  }
+
+  /**
+   * The change as a unified diff (`---`/`+++`/`@@ -a,b +c,d @@`) with `context` lines of
+   * context; empty when nothing changed.
+   */
+  unifiedDiff(context = 3): string {
+    checkCount("context", context);
+    const arena = new Arena();
+    try {
+      const [sp, sl] = arena.input(this.source, "source");
+      const [tp, tl] = arena.input(this.text, "text");
+      const [pp, pl] = this.path === null ? [0, 0] : arena.input(this.path, "path");
+      const [dp, dl] =
+        this.destination === null ? [0, 0] : arena.input(this.destination, "destination");
+      const changes = arena.alloc(this.changes.length * SIZE.change);
+      this.changes.forEach((c, i) => {
+        const at = changes + i * SIZE.change;
+        setU32(at, c.oldStart);
+        setU32(at + 4, c.oldLen);
+        setU32(at + 8, c.newStart);
+        setU32(at + 12, c.newLen);
+        setU32(at + 16, c.hunk);
+      });
+      // v4a_unified_diff_input: four views, the edit script, the context, a reserved 0.
+      const input = arena.alloc(SIZE.unifiedDiffInput);
+      [sp, sl, tp, tl, pp, pl, dp, dl, changes, this.changes.length, context, 0].forEach(
+        (v, i) => setU32(input + 4 * i, v),
+      );
+      return textCall("v4a_unified_diff", [input]);
+    } finally {
+      arena.free();
+    }
+  }
+}
+
+/** One file operation of a parsed patch. */
+export interface PatchOp {
+  kind: OpKind;
+  /** The path exactly as written (empty for a bare diff). */
+  path: string;
+  /** The `*** Move to:` destination as written; null without one. */
+  moveTo: string | null;
+  /** The class of `path`: refuse to write anything but `"relative"` outside a sandbox. */
+  pathClass: PathClass;
+  /** The class of `moveTo`; null without one. */
+  moveToClass: PathClass | null;
+  /** 1-based patch line of the operation's header. */
+  patchLine: number;
+  /** Number of hunks (1 for an Add File, 0 for a Delete File). */
+  hunkCount: number;
+}
+
+/** A parsed patch: its text and its file operations. Apply it with `applyPatch`. */
+export class Patch {
+  /** The patch text as given. */
+  readonly text: Input;
+  /** Whether it was parsed in the canonical form only. */
+  readonly strict: boolean;
+  /** The file operations, in patch order. */
+  readonly ops: PatchOp[];
+
+  /** @internal */
+  constructor(text: Input, strict: boolean, ops: PatchOp[]) {
+    this.text = text;
+    this.strict = strict;
+    this.ops = ops;
+  }
+}
+
+/**
+ * Where `applyPatch` reads the files: a record or Map from path (as written in the patch) to
+ * text, or a function of the path. An absent entry, `undefined` or `null` is a file that does
+ * not exist (`MISSING_SOURCE` if an operation reads it).
+ */
+export type Sources =
+  | Readonly<Record<string, Input>>
+  | ReadonlyMap<string, Input>
+  | ((path: string) => Input | null | undefined);
+
+/** The result of one file operation of a patch. */
+export interface FileResult {
+  kind: OpKind;
+  /** The path as written in the patch. */
+  path: string;
+  /** The destination when the file moves to another path (write there, remove `path`). */
+  moveTo: string | null;
+  /** The file's result: new text, original source, reports. */
+  result: ApplyResult;
+}
+
+/** The results of every operation of a patch (nothing is ever partially applied). */
+export interface PatchResult {
+  /** One result per file operation, in patch order. */
+  files: FileResult[];
+  /** The summary other engines print (`Success. Updated the following files:` ...). */
+  summary: string;
+}
+
+// ---- the calls -------------------------------------------------------------------------
+
+const OUT = 40; // scratch offset of the out-pointer slot
+
+function outSlot(): number {
+  const at = scratchPtr() + OUT;
+  setU32(at, 0);
+  return at;
+}
+
+function invalid(message: string): V4AError {
+  return new V4AError(1, message);
+}
+
+function checkCount(what: string, value: unknown): asserts value is number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 0xffffffff) {
+    throw invalid(`${what} is ${String(value)}: expected an integer from 0 to 4294967295`);
+  }
+}
+
+function checkBool(what: string, value: unknown): asserts value is boolean {
+  if (typeof value !== "boolean") {
+    throw invalid(`${what} is ${String(value)}: expected true or false`);
+  }
+}
+
+function pick<T extends string>(what: string, value: unknown, all: readonly T[]): number {
+  const index = all.indexOf(value as T);
+  if (index < 0) {
+    throw invalid(`${what} is ${JSON.stringify(value)}: expected one of ${all.join(", ")}`);
+  }
+  return index;
+}
+
+const OPTION_KEYS = new Set([
+  "mode",
+  "maxLevel",
+  "maxFuzz",
+  "firstMatch",
+  "alreadyAppliedIsError",
+  "ensureFinalNewline",
+  "addFileLineEnding",
+  "diff",
+  "diffContext",
+  "refine",
+  "searchBudget",
+]);
+
+/** Writes a `v4a_options` for `options` into the arena (0: the defaults). */
+function writeOptions(arena: Arena, options: ApplyOptions | undefined): number {
+  if (options === undefined) return 0;
+  if (options === null || typeof options !== "object") {
+    throw invalid("options must be an object");
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) throw invalid(`unknown option ${JSON.stringify(key)}`);
+  }
+  const at = arena.alloc(SIZE.options);
+  call("v4a_options_init", at);
+  const o = options;
+  if (o.maxLevel !== undefined) setU32(at + 4, pick("maxLevel", o.maxLevel, LEVELS));
+  if (o.maxFuzz !== undefined) {
+    if (o.maxFuzz === null || o.maxFuzz === Infinity) {
+      setU32(at + 8, 0xffffffff);
+    } else {
+      checkCount("maxFuzz", o.maxFuzz);
+      if (o.maxFuzz === 0xffffffff) throw invalid("maxFuzz: use null for no limit");
+      setU32(at + 8, o.maxFuzz);
+    }
+  }
+  const flags: Array<[keyof ApplyOptions, number]> = [
+    ["firstMatch", 12],
+    ["alreadyAppliedIsError", 16],
+    ["ensureFinalNewline", 20],
+    ["refine", 36],
+  ];
+  for (const [key, offset] of flags) {
+    const value = o[key];
+    if (value !== undefined) {
+      checkBool(key, value);
+      setU32(at + offset, value ? 1 : 0);
+    }
+  }
+  if (o.addFileLineEnding !== undefined) {
+    setU32(at + 24, pick("addFileLineEnding", o.addFileLineEnding, ["lf", "crlf"]));
+  }
+  if (o.diff !== undefined) setU32(at + 28, pick("diff", o.diff, ["none", "full", "changes"]));
+  if (o.diffContext !== undefined) {
+    checkCount("diffContext", o.diffContext);
+    setU32(at + 32, o.diffContext);
+  }
+  if (o.searchBudget !== undefined) {
+    const b = o.searchBudget;
+    const ok =
+      typeof b === "bigint"
+        ? b > 0n && b < 2n ** 64n
+        : typeof b === "number" && Number.isSafeInteger(b) && b > 0;
+    if (!ok) throw invalid(`searchBudget is ${String(b)}: expected a positive integer`);
+    setU64(at + 40, BigInt(b));
+  }
+  return at;
+}
+
+function writeGenerateOptions(arena: Arena, options: GenerateOptions | undefined): number {
+  if (options === undefined) return 0;
+  for (const key of Object.keys(options)) {
+    if (key !== "context" && key !== "maxContext") {
+      throw invalid(`unknown option ${JSON.stringify(key)}`);
+    }
+  }
+  const at = arena.alloc(SIZE.generateOptions);
+  call("v4a_generate_options_init", at);
+  if (options.context !== undefined) {
+    checkCount("context", options.context);
+    setU32(at + 4, options.context);
+  }
+  if (options.maxContext !== undefined) {
+    checkCount("maxContext", options.maxContext);
+    setU32(at + 8, options.maxContext);
+  }
+  return at;
+}
+
+/** Calls an export that stores a `v4a_text` in its last (out) argument; returns the text. */
+function textCall(name: string, args: number[]): string {
+  const out = outSlot();
+  const status = call(name, ...args, out);
+  const handle = u32(out);
+  if (handle === 0) throw new V4AError(status || 16, `v4a: ${name} returned no text`);
+  try {
+    if (status !== 0) throw readError(call("v4a_text_error", handle), status);
+    const view = callView("v4a_text_bytes", handle);
+    return decode(u32(view), u32(view + 4));
+  } finally {
+    call("v4a_text_free", handle);
+  }
+}
+
+/** The UTF-16 index of each byte offset of a UTF-8 line (only built for non-ASCII lines). */
+function utf16Indices(ptr: number, len: number): Uint32Array {
+  const m = mem();
+  const map = new Uint32Array(len + 1);
+  let units = 0;
+  for (let i = 0; i < len; i++) {
+    map[i] = units;
+    const b = m[ptr + i]!;
+    if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
+  }
+  map[len] = units;
+  return map;
+}
+
+const NO_SEGMENTS: Segment[] = Object.freeze([]) as unknown as Segment[];
+
+/**
+ * Copies the structured diff of a live result. The line texts lie one after the other in one
+ * buffer of the result: it is decoded once, and each line is a slice of it, at UTF-16
+ * indices found in one pass over its bytes (the indices are the byte offsets when it is ASCII).
+ */
+function copyDiff(handle: number): DiffLine[] {
+  let view = callView("v4a_result_segments", handle);
+  const segPtr = u32(view);
+  view = callView("v4a_result_diff", handle);
+  const linePtr = u32(view);
+  const count = u32(view + 4);
+  if (count === 0) return [];
+  const first = u32(linePtr + 16);
+  let end = first;
+  for (let i = 0; i < count; i++) {
+    const at = linePtr + i * SIZE.diffLine;
+    end = Math.max(end, u32(at + 16) + u32(at + 20));
+  }
+  const all = decode(first, end - first);
+  const ascii = all.length === end - first;
+  const bytes = mem();
+  let bytePos = first; // the UTF-16 index `unitPos` of `all` is at byte `bytePos`
+  let unitPos = 0;
+  const unitAt = (target: number): number => {
+    if (target < bytePos) {
+      bytePos = first;
+      unitPos = 0;
+    }
+    for (; bytePos < target; bytePos++) {
+      const b = bytes[bytePos]!;
+      if ((b & 0xc0) !== 0x80) unitPos += b >= 0xf0 ? 2 : 1;
+    }
+    return unitPos;
+  };
+  const lines = new Array<DiffLine>(count);
+  for (let i = 0; i < count; i++) {
+    const at = linePtr + i * SIZE.diffLine;
+    const p = u32(at + 16);
+    const len = u32(at + 20);
+    let start = p - first;
+    let stop = start + len;
+    if (!ascii && p >= first) {
+      start = unitAt(p);
+      stop = unitAt(p + len);
+    }
+    const text = p >= first ? all.slice(start, stop) : decode(p, len);
+    const segCount = u32(at + 28);
+    let segments = NO_SEGMENTS;
+    if (segCount > 0) {
+      segments = [];
+      const map = text.length === len ? null : utf16Indices(p, len);
+      const segStart = u32(at + 24);
+      for (let s = 0; s < segCount; s++) {
+        const sat = segPtr + (segStart + s) * SIZE.segment;
+        const a = u32(sat + 8);
+        const b = u32(sat + 12);
+        segments.push({
+          kind: KINDS[u32(sat)] ?? "equal",
+          start: map === null ? a : map[a]!,
+          end: map === null ? b : map[b]!,
+        });
+      }
+    }
+    const oldLine = u32(at + 8);
+    const newLine = u32(at + 12);
+    lines[i] = {
+      kind: KINDS[u32(at)] ?? "equal",
+      hunk: u32(at + 4) || null,
+      oldLine: oldLine || null,
+      newLine: newLine || null,
+      text,
+      segments,
+    };
+  }
+  return lines;
+}
+
+/** Copies a successful `v4a_result` (a live handle) into an ApplyResult. */
+function copyResult(handle: number, wantDiff: boolean, knownSource?: string): ApplyResult {
+  let view = callView("v4a_result_text", handle);
+  const textPtr = u32(view);
+  const textLen = u32(view + 4);
+  const text = decode(textPtr, textLen);
+  // The source comes back unchanged: the caller's string, when it gave one, is it.
+  const source =
+    knownSource ?? viewString(callView("v4a_result_source", handle)) ?? "";
+  const path = viewString(callView("v4a_result_path", handle));
+  const destination = viewString(callView("v4a_result_destination", handle));
+  const fuzz = call("v4a_result_fuzz", handle);
+
+  view = callView("v4a_result_hunks", handle);
+  const hunkPtr = u32(view);
+  const hunkCount = u32(view + 4);
+  const hunks: HunkReport[] = [];
+  for (let i = 0; i < hunkCount; i++) {
+    const at = hunkPtr + i * SIZE.hunk;
+    const flags = u32(at + 28);
+    hunks.push({
+      oldStart: u32(at),
+      oldLen: u32(at + 4),
+      newStart: u32(at + 8),
+      newLen: u32(at + 12),
+      level: LEVELS[u32(at + 16)] ?? "fold",
+      fuzz: u32(at + 20),
+      candidates: u32(at + 24),
+      reindented: (flags & 1) !== 0,
+      alreadyApplied: (flags & 2) !== 0,
+      endOfFile: (flags & 4) !== 0,
+      outOfOrder: (flags & 8) !== 0,
+      patchLine: u32(at + 32),
+      lineLevels: viewU32s(at + 40).map((l) => LEVELS[l] ?? "fold"),
+    });
+  }
+
+  view = callView("v4a_result_changes", handle);
+  const changePtr = u32(view);
+  const changeCount = u32(view + 4);
+  const changes: Change[] = [];
+  for (let i = 0; i < changeCount; i++) {
+    const at = changePtr + i * SIZE.change;
+    changes.push({
+      oldStart: u32(at),
+      oldLen: u32(at + 4),
+      newStart: u32(at + 8),
+      newLen: u32(at + 12),
+      hunk: u32(at + 16),
+    });
+  }
+
+  const diff = wantDiff ? copyDiff(handle) : null;
+  return new ApplyResult({ text, source, path, destination, fuzz, hunks, diff, changes });
+}
+
+function wantsDiff(options: ApplyOptions | undefined): boolean {
+  return options?.diff === "full" || options?.diff === "changes";
+}
+
+/**
+ * Applies a single-file diff to `source`: a bare diff (hunks only) or a `*** Begin Patch`
+ * envelope naming exactly one file whose operation agrees with the mode. Throws a V4AError
+ * when the patch does not apply (its message is written for the model that made the patch).
+ */
+export function apply(source: Input, diff: Input, options?: SingleApplyOptions): ApplyResult {
+  wasm();
+  const arena = new Arena();
+  let handle = 0;
+  try {
+    const { mode = "update", ...rest } = options ?? {};
+    if (typeof mode !== "string") throw invalid("mode must be a string");
+    const [sp, sl] = arena.input(source, "source");
+    const [dp, dl] = arena.input(diff, "patch");
+    const [mp, ml] = arena.input(mode, "mode");
+    const opts = writeOptions(arena, options === undefined ? undefined : rest);
+    const out = outSlot();
+    const status = call("v4a_apply_mode_name", sp, sl, dp, dl, mp, ml, opts, out);
+    handle = u32(out);
+    if (handle === 0) throw new V4AError(status || 16, "v4a: v4a_apply returned no result");
+    if (status !== 0) throw readError(call("v4a_result_error", handle), status);
+    return copyResult(
+      handle,
+      wantsDiff(options),
+      typeof source === "string" && mode !== "create" ? source : undefined,
+    );
+  } finally {
+    if (handle !== 0) call("v4a_result_free", handle);
+    arena.free();
+  }
+}
+
+/** Parses a patch into its file operations (`strict`: the canonical form only). */
+export function parsePatch(text: Input, options?: { strict?: boolean }): Patch {
+  const strict = options?.strict ?? false;
+  checkBool("strict", strict);
+  return withPatch(text, strict, (_handle, ops) => new Patch(text, strict, ops));
+}
+
+function withPatch<T>(
+  text: Input,
+  strict: boolean,
+  body: (handle: number, ops: PatchOp[], arena: Arena) => T,
+): T {
+  wasm();
+  const arena = new Arena();
+  let handle = 0;
+  try {
+    const [pp, pl] = arena.input(text, "patch");
+    const out = outSlot();
+    const status = call(strict ? "v4a_patch_parse_strict" : "v4a_patch_parse", pp, pl, out);
+    handle = u32(out);
+    if (handle === 0) throw new V4AError(status || 16, "v4a: v4a_patch_parse returned no patch");
+    if (status !== 0) throw readError(call("v4a_patch_error", handle), status);
+    const view = callView("v4a_patch_ops", handle);
+    const opsPtr = u32(view);
+    const count = u32(view + 4);
+    const ops: PatchOp[] = [];
+    for (let i = 0; i < count; i++) {
+      const at = opsPtr + i * SIZE.op;
+      const moveTo = viewString(at + 32);
+      ops.push({
+        kind: OP_KINDS[u32(at)] ?? "update",
+        pathClass: PATH_CLASSES[u32(at + 4)] ?? "empty",
+        moveToClass: moveTo === null ? null : (PATH_CLASSES[u32(at + 8)] ?? "empty"),
+        patchLine: u32(at + 12),
+        hunkCount: u32(at + 16),
+        path: viewString(at + 24) ?? "",
+        moveTo,
+      });
+    }
+    return body(handle, ops, arena);
+  } finally {
+    if (handle !== 0) call("v4a_patch_free", handle);
+    arena.free();
+  }
+}
+
+function lookup(sources: Sources, path: string): Input | null | undefined {
+  if (typeof sources === "function") return sources(path);
+  if (sources instanceof Map) return sources.get(path);
+  if (sources === null || typeof sources !== "object") {
+    throw invalid("sources must be an object, a Map or a function");
+  }
+  const record = sources as Readonly<Record<string, Input>>;
+  return Object.prototype.hasOwnProperty.call(record, path) ? record[path] : undefined;
+}
+
+/** Writes the `v4a_source` array of `ops` (Add File entries are not read). */
+function writeSources(arena: Arena, ops: PatchOp[], sources: Sources): number {
+  const values = ops.map((op) => (op.kind === "add" ? null : lookup(sources, op.path)));
+  const at = arena.alloc(ops.length * SIZE.source);
+  values.forEach((value, i) => {
+    const entry = at + i * SIZE.source;
+    const [ptr, len] = value === null || value === undefined ? [0, 0] : arena.input(value, "source");
+    setU32(entry, ptr);
+    setU32(entry + 4, len);
+    setU32(entry + 8, value === null || value === undefined ? 0 : 1);
+    setU32(entry + 12, 0);
+  });
+  return at;
+}
+
+/**
+ * Applies every operation of a patch (a `Patch` or its text), atomically: either every file's
+ * result comes back or one V4AError is thrown. `sources` gives the current text of each file
+ * an Update or Delete reads. Nothing is written anywhere: write the results yourself.
+ */
+export function applyPatch(
+  patch: Patch | Input,
+  sources: Sources,
+  options?: ApplyOptions,
+): PatchResult {
+  const [text, strict] = patch instanceof Patch ? [patch.text, patch.strict] : [patch, false];
+  return withPatch(text, strict, (patchHandle, ops, arena) => {
+    const sourcesPtr = writeSources(arena, ops, sources);
+    const opts = writeOptions(arena, options);
+    const out = outSlot();
+    const status = call("v4a_patch_apply", patchHandle, sourcesPtr, ops.length, opts, out);
+    const set = u32(out);
+    if (set === 0) throw new V4AError(status || 16, "v4a: v4a_patch_apply returned no result");
+    try {
+      if (status !== 0) throw readError(call("v4a_result_set_error", set), status);
+      const view = callView("v4a_result_set_files", set);
+      const filesPtr = u32(view);
+      const count = u32(view + 4);
+      const files: FileResult[] = [];
+      const diff = wantsDiff(options);
+      for (let i = 0; i < count; i++) {
+        const at = filesPtr + i * SIZE.fileResult;
+        files.push({
+          kind: OP_KINDS[u32(at)] ?? "update",
+          path: viewString(at + 8) ?? "",
+          moveTo: viewString(at + 16),
+          result: copyResult(u32(at + 24), diff),
+        });
+      }
+      const summary = viewString(callView("v4a_result_set_summary", set)) ?? "";
+      return { files, summary };
+    } finally {
+      call("v4a_result_set_free", set);
+    }
+  });
+}
+
+/**
+ * Writes the patch that undoes `patch`, given the sources it applies to: Add and Delete
+ * swapped, moves back, each update inverted, operations in reverse order.
+ */
+export function reversePatch(
+  patch: Patch | Input,
+  sources: Sources,
+  options?: ApplyOptions,
+): string {
+  const [text, strict] = patch instanceof Patch ? [patch.text, patch.strict] : [patch, false];
+  return withPatch(text, strict, (patchHandle, ops, arena) => {
+    const sourcesPtr = writeSources(arena, ops, sources);
+    const opts = writeOptions(arena, options);
+    return textCall("v4a_patch_reverse", [patchHandle, sourcesPtr, ops.length, opts]);
+  });
+}
+
+function withArena<T>(body: (arena: Arena) => T): T {
+  wasm();
+  const arena = new Arena();
+  try {
+    return body(arena);
+  } finally {
+    arena.free();
+  }
+}
+
+/**
+ * Writes a V4A patch (`*** Update File:` envelope) that turns `oldText` into `newText`, each
+ * hunk made unique with context or an `@@` anchor. Applying it to `oldText` gives `newText`
+ * exactly. Differences a patch cannot express (a changed line terminator, a BOM) are refused.
+ */
+export function makePatch(
+  oldText: Input,
+  newText: Input,
+  path: string,
+  options?: GenerateOptions,
+): string {
+  return withArena((arena) => {
+    const [op, ol] = arena.input(oldText, "old text");
+    const [np, nl] = arena.input(newText, "new text");
+    const [pp, pl] = arena.input(path, "path");
+    return textCall("v4a_make_patch", [op, ol, np, nl, pp, pl, writeGenerateOptions(arena, options)]);
+  });
+}
+
+/** `makePatch` for a file that also moves to `destination` (`*** Move to:`). */
+export function makeMovePatch(
+  oldText: Input,
+  newText: Input,
+  path: string,
+  destination: string,
+  options?: GenerateOptions,
+): string {
+  return withArena((arena) => {
+    const [op, ol] = arena.input(oldText, "old text");
+    const [np, nl] = arena.input(newText, "new text");
+    const [pp, pl] = arena.input(path, "path");
+    const [dp, dl] = arena.input(destination, "destination");
+    const opts = writeGenerateOptions(arena, options);
+    return textCall("v4a_make_move_patch", [op, ol, np, nl, pp, pl, dp, dl, opts]);
+  });
+}
+
+/** A patch that adds `path` with `text`. */
+export function makeAddPatch(path: string, text: Input): string {
+  return withArena((arena) => {
+    const [pp, pl] = arena.input(path, "path");
+    const [tp, tl] = arena.input(text, "text");
+    return textCall("v4a_make_add_patch", [pp, pl, tp, tl]);
+  });
+}
+
+/** A patch that deletes `path`. */
+export function makeDeletePatch(path: string): string {
+  return withArena((arena) => {
+    const [pp, pl] = arena.input(path, "path");
+    return textCall("v4a_make_delete_patch", [pp, pl]);
+  });
+}
+
+/** The form of `line` that the match level compares (for showing why two lines match). */
+export function normalize(line: string, level: Level): string {
+  return withArena((arena) => {
+    const index = pick("level", level, LEVELS);
+    const [lp, ll] = arena.input(line, "line");
+    return textCall("v4a_normalize", [lp, ll, index]);
+  });
+}
+
+/** Classifies a path as written in a patch; only `"relative"` is safe to write under a root. */
+export function classifyPath(path: string): PathClass {
+  return withArena((arena) => {
+    const [pp, pl] = arena.input(path, "path");
+    const out = outSlot();
+    const status = call("v4a_classify_path", pp, pl, out);
+    if (status !== 0) throw new V4AError(status, `v4a: classify_path failed (status ${status})`);
+    return PATH_CLASSES[u32(out)] ?? "empty";
+  });
+}
+
+// ---- the tool-calling kit --------------------------------------------------------------
+
+/** Tool flavours: OpenAI function calling, OpenAI custom tool (Lark grammar), Anthropic, MCP. */
+export type Flavor = "openai" | "openai_custom" | "anthropic" | "mcp";
+/** Tool shapes: the whole patch per call (`apply_patch`), or one file per call (`patch_file`). */
+export type Shape = "input" | "file";
+const FLAVORS: readonly Flavor[] = ["openai", "openai_custom", "anthropic", "mcp"];
+const SHAPES: readonly Shape[] = ["input", "file"];
+
+function staticView(name: string): string {
+  wasm();
+  return viewString(callView(name)) ?? "";
+}
+
+/** The tool definition (JSON text) of a flavour and shape. */
+export function toolSchema(flavor: Flavor, shape: Shape = "input"): string {
+  wasm();
+  const f = pick("flavor", flavor, FLAVORS);
+  const s = pick("shape", shape, SHAPES);
+  // The view comes back by value ({NULL, 0} for a flavour or shape the library lacks).
+  const view = viewString(callView("v4a_tool_schema", f, s));
+  if (view === null) throw new V4AError(1, `v4a: no tool schema for ${flavor}/${shape}`);
+  return view;
+}
+
+/** The Lark grammar of a whole patch in the canonical form. */
+export function grammar(): string {
+  return staticView("v4a_grammar");
+}
+
+/** The Lark grammar of one file's section without the envelope (one-file-per-call tool). */
+export function fileGrammar(): string {
+  return staticView("v4a_file_grammar");
+}
+
+/** The model instructions for the system prompt of an agent that has one of the tools. */
+export function instructions(): string {
+  return staticView("v4a_instructions");
+}
+
+/** The version of the loaded engine (`"0.1.0"`). */
+export function version(): string {
+  wasm();
+  return cString(call("v4a_version"));
+}
+
+/** The ABI version of the loaded engine. */
+export function abiVersion(): number {
+  wasm();
+  return call("v4a_abi_version");
+}
