@@ -93,4 +93,7 @@ step "C# binding (Mono: library, xUnit tests, sample, benchmark smoke run)"; bas
 
 step "Go binding (go vet, race, GOGC=1, cgocheck2, pkg-config link, example, benchmark against Rust)"; bash bindings/go/test.sh
 
+step "JavaScript binding (WebAssembly build, every vector, API, compat entry, demo page in Chromium)"
+bash bindings/js/test.sh
+
 step "all tests passed"
