@@ -151,7 +151,23 @@ pub(crate) fn commit(
         Err(e) => {
             let r = journal::undo(root, &j);
             if r.problems.is_empty() && journal::remove(state).is_ok() {
-                Err(e)
+                Err(match e {
+                    Error::Io {
+                        path,
+                        message,
+                        kind,
+                        needs_recovery,
+                    } => Error::Io {
+                        path,
+                        message: format!(
+                            "{message}. Nothing was changed: the files already replaced were \
+                             put back"
+                        ),
+                        kind,
+                        needs_recovery,
+                    },
+                    e => e,
+                })
             } else {
                 Err(Error::Io {
                     path: e.path().map(str::to_string),
@@ -282,10 +298,14 @@ fn run(
     j.store(state).map_err(journal_error)?;
     for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
         hooks::pause();
+        let verb = match s.kind {
+            StepKind::Write { .. } => "replace",
+            StepKind::Remove { .. } => "remove",
+        };
         hooks::fail(s.shown).map_err(|err| {
             Error::io(
                 Some(s.shown),
-                &format!("replace {}", escape_path(s.shown)),
+                &format!("{verb} {}", escape_path(s.shown)),
                 err,
             )
         })?;

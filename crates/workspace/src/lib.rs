@@ -146,42 +146,34 @@ impl Outcome {
     /// left unchanged are not listed as modified but said as such, and so are hunks already
     /// applied. Paths have their control characters escaped.
     pub fn summary(&self) -> String {
-        let mut s = String::new();
-        let mut listed = 0;
+        let mut s = String::from("Success. Updated the following files:\n");
         let mut tail = String::new();
         for (f, o) in self.result.files.iter().zip(&self.files) {
+            let shown = escape_path(f.target());
             let letter = match o.change {
                 FileChange::Added => 'A',
                 FileChange::Deleted => 'D',
                 FileChange::Modified | FileChange::Moved => 'M',
-                FileChange::Unchanged => {
+                _ if !o.already_applied.is_empty() => {
+                    tail.push_str(&format!("Already applied, left unchanged: {shown}\n"));
+                    continue;
+                }
+                _ => {
                     tail.push_str(&format!(
-                        "Already applied, left unchanged: {}\n",
-                        escape_path(f.target())
+                        "Unchanged: {shown} (it already holds what the patch writes)\n"
                     ));
                     continue;
                 }
             };
-            if listed == 0 {
-                s.push_str("Success. Updated the following files:\n");
-            }
-            listed += 1;
-            s.push_str(&format!("{letter} {}\n", escape_path(f.target())));
+            s.push_str(&format!("{letter} {shown}\n"));
             if !o.already_applied.is_empty() {
                 let n: Vec<String> = o
                     .already_applied
                     .iter()
                     .map(|h| (h + 1).to_string())
                     .collect();
-                tail.push_str(&format!(
-                    "{}: hunk {} already applied\n",
-                    escape_path(f.target()),
-                    n.join(", ")
-                ));
+                tail.push_str(&format!("{shown}: hunk {} already applied\n", n.join(", ")));
             }
-        }
-        if listed == 0 {
-            s.push_str("Success. Nothing to change: the patch is already applied.\n");
         }
         s.push_str(&tail);
         s
