@@ -262,6 +262,11 @@ pub(crate) fn load(state_dir: &OwnedFd) -> io::Result<Option<Result<Journal, Str
     Ok(Some(Journal::parse(&text).ok_or(text)))
 }
 
+/// Removes a half-written journal, if any.
+pub(crate) fn remove_tmp(state_dir: &OwnedFd) {
+    let _ = rfs::unlinkat(state_dir, JOURNAL_TMP, AtFlags::empty());
+}
+
 /// Removes the journal (and a half-written one).
 pub(crate) fn remove(state_dir: &OwnedFd) -> io::Result<()> {
     let _ = rfs::unlinkat(state_dir, JOURNAL_TMP, AtFlags::empty());

@@ -311,6 +311,8 @@ impl Workspace {
 }
 
 fn recover_locked(root: &OwnedFd, state: &OwnedFd) -> Result<Option<Recovery>> {
+    // A journal being written when the apply died was never in force.
+    journal::remove_tmp(state);
     let j = match journal::load(state) {
         Ok(None) => return Ok(None),
         Ok(Some(Ok(j))) => j,
