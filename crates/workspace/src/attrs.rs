@@ -4,7 +4,7 @@
 
 use std::os::fd::OwnedFd;
 
-use rustix::fs::{self as rfs, Gid, Mode, Uid, XattrFlags};
+use rustix::fs::{self as rfs, Gid, Mode, Uid};
 
 use crate::fsys::Meta;
 
@@ -79,7 +79,9 @@ pub(crate) fn apply(
 
 /// Copies every extended attribute the OS lets us read and write (best effort: a file system
 /// without them, or `security.*` names only root may set, are skipped).
+#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
 fn copy_xattrs(src: &OwnedFd, dst: &OwnedFd) {
+    use rustix::fs::XattrFlags;
     let Ok(len) = rfs::flistxattr_query(src) else {
         return;
     };
@@ -106,3 +108,7 @@ fn copy_xattrs(src: &OwnedFd, dst: &OwnedFd) {
         }
     }
 }
+
+/// Platforms without the `f*xattr` calls keep no extended attributes.
+#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
+fn copy_xattrs(_src: &OwnedFd, _dst: &OwnedFd) {}

@@ -20,7 +20,7 @@ use std::hash::BuildHasher;
 use std::io::Write as _;
 use std::os::fd::OwnedFd;
 
-use rustix::fs::{self as rfs, AtFlags, Mode, OFlags, RenameFlags};
+use rustix::fs::{self as rfs, AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 
 use crate::attrs::{self, Attrs};
@@ -371,13 +371,17 @@ fn run(
 /// Renames `temp` to `name` in `dir`; `no_replace`: the name must not exist (a file that
 /// appeared meanwhile is never overwritten, where the OS can promise it).
 fn rename(dir: &OwnedFd, temp: &str, name: &str, no_replace: bool) -> std::io::Result<()> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
     if no_replace {
-        match rfs::renameat_with(dir, temp, dir, name, RenameFlags::NOREPLACE) {
+        match rfs::renameat_with(dir, temp, dir, name, rfs::RenameFlags::NOREPLACE) {
             Ok(()) => return Ok(()),
             Err(Errno::INVAL) | Err(Errno::NOSYS) | Err(Errno::NOTSUP) => {}
             Err(e) => return Err(e.into()),
         }
     }
+    // Elsewhere (or on a file system without RENAME_NOREPLACE) the identity check just
+    // before this rename is the guard.
+    let _ = no_replace;
     Ok(rfs::renameat(dir, temp, dir, name)?)
 }
 
