@@ -471,3 +471,83 @@ fn recover_with_nothing_to_do_is_none_and_leaves_nothing() {
     assert_eq!(s.ws().recover().unwrap(), None);
     assert!(!s.work().join(".v4a").exists());
 }
+
+/// Recovery from journals left by a crash at the worst moments, written by hand in the
+/// documented format (docs/workspace.md, src/journal.rs): an undo puts the original inode back,
+/// and never removes a file at an Add's path that is not the one the apply created.
+#[test]
+fn recovery_restores_originals_and_never_removes_a_file_it_did_not_create() {
+    fn hex(s: &str) -> String {
+        s.bytes().map(|b| format!("{b:02x}")).collect()
+    }
+    fn ident(p: &Path) -> String {
+        let m = fs::symlink_metadata(p).unwrap();
+        format!("{}:{}", m.dev(), m.ino())
+    }
+    let s = Scene::new(&[("a.txt", "old\n")]);
+    let w = s.work();
+    // State "rename": a.txt was replaced by the new text; its original is the backup.
+    fs::hard_link(w.join("a.txt"), w.join(".v4a-t-0.bak")).unwrap();
+    let orig = ident(&w.join("a.txt"));
+    fs::write(w.join(".v4a-t-0.tmp"), "new\n").unwrap();
+    let temp = ident(&w.join(".v4a-t-0.tmp"));
+    fs::rename(w.join(".v4a-t-0.tmp"), w.join("a.txt")).unwrap();
+    // An Add whose path another program filled meanwhile (not our inode): it must stay.
+    fs::write(w.join("theirs.txt"), "someone else's\n").unwrap();
+    fs::create_dir(w.join(".v4a")).unwrap();
+    let journal = format!(
+        "v4a-journal 1\nstate rename\nwrite = {} {} {} {temp} {orig} {}\nwrite = {} {} - 1:1 - {}\nend\n",
+        hex("a.txt"),
+        hex(".v4a-t-0.tmp"),
+        hex(".v4a-t-0.bak"),
+        hex("a.txt"),
+        hex("theirs.txt"),
+        hex(".v4a-t-1.tmp"),
+        hex("theirs.txt"),
+    );
+    fs::write(w.join(".v4a/journal"), journal).unwrap();
+    let r = s.ws().recover().unwrap().expect("a journal was found");
+    assert_eq!(r.action, v4a_workspace::RecoveryAction::Undone);
+    assert_eq!(r.files, ["a.txt"]);
+    assert_eq!(fs::read_to_string(w.join("a.txt")).unwrap(), "old\n");
+    assert_eq!(
+        ident(&w.join("a.txt")),
+        orig,
+        "the original inode itself is back"
+    );
+    assert_eq!(
+        fs::read_to_string(w.join("theirs.txt")).unwrap(),
+        "someone else's\n"
+    );
+    let names: Vec<String> = snapshot(&w).into_keys().collect();
+    assert_eq!(names, ["a.txt", "theirs.txt"]);
+
+    // State "commit": every file is new; recovery only removes the backups.
+    fs::hard_link(w.join("a.txt"), w.join(".v4a-u-0.bak")).unwrap();
+    let orig = ident(&w.join("a.txt"));
+    fs::write(w.join("b.txt"), "new b\n").unwrap();
+    fs::rename(w.join("b.txt"), w.join("a.txt")).unwrap();
+    fs::create_dir(w.join(".v4a")).unwrap();
+    fs::write(
+        w.join(".v4a/journal"),
+        format!(
+            "v4a-journal 1\nstate commit\nwrite = {} {} {} - {orig} {}\nend\n",
+            hex("a.txt"),
+            hex(".v4a-u-0.tmp"),
+            hex(".v4a-u-0.bak"),
+            hex("a.txt")
+        ),
+    )
+    .unwrap();
+    // The next apply recovers first, then applies.
+    let out = s
+        .apply(&env("*** Update File: a.txt\n@@\n-new b\n+newer\n"))
+        .unwrap();
+    assert_eq!(
+        out.recovered.map(|r| r.action),
+        Some(v4a_workspace::RecoveryAction::Finished)
+    );
+    assert_eq!(fs::read_to_string(w.join("a.txt")).unwrap(), "newer\n");
+    let names: Vec<String> = snapshot(&w).into_keys().collect();
+    assert_eq!(names, ["a.txt", "theirs.txt"]);
+}
