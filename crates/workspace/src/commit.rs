@@ -133,16 +133,20 @@ pub(crate) fn commit(
     steps: &[Step],
     hasher: &impl BuildHasher,
 ) -> Result<Vec<String>> {
+    // Several files need the journal on disk to be all-or-nothing across a power cut; one
+    // file's rename is atomic by itself, so its journal (cleanup after a killed process) is
+    // not fsynced: a one-file apply costs the temporary file's fsync and the directory's.
+    let durable = steps.len() > 1;
     let mut j = plan(steps);
-    j.store(state).map_err(journal_error)?;
+    j.store(state, durable).map_err(journal_error)?;
     let mut notes = Vec::new();
-    match run(root, state, steps, &mut j, hasher, &mut notes) {
+    match run(root, state, steps, &mut j, durable, hasher, &mut notes) {
         Ok(()) => {
             // Committed: every file is new. What is left is cleanup, which recovery would
             // also finish.
-            let r = journal::finish(root, &j);
+            let r = journal::finish(root, &j, durable);
             if r.problems.is_empty() {
-                let _ = journal::remove(state);
+                let _ = journal::remove(state, durable);
             } else {
                 notes.extend(r.problems);
             }
@@ -150,7 +154,7 @@ pub(crate) fn commit(
         }
         Err(e) => {
             let r = journal::undo(root, &j);
-            if r.problems.is_empty() && journal::remove(state).is_ok() {
+            if r.problems.is_empty() && journal::remove(state, durable).is_ok() {
                 Err(match e {
                     Error::Io {
                         path,
@@ -237,6 +241,7 @@ fn run(
     state: &OwnedFd,
     steps: &[Step],
     j: &mut Journal,
+    durable: bool,
     hasher: &impl BuildHasher,
     notes: &mut Vec<String>,
 ) -> Result<()> {
@@ -284,8 +289,11 @@ fn run(
         }
         dirs.push(dir);
     }
-    for d in &dirs {
-        sync_dir(d);
+    if durable {
+        // The temporary files and backups must be on disk before the journal says "rename".
+        for d in &dirs {
+            sync_dir(d);
+        }
     }
     // 3. Every original is still what was read.
     for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
@@ -295,7 +303,7 @@ fn run(
     }
     // 4. Replace.
     j.state = State::Rename;
-    j.store(state).map_err(journal_error)?;
+    j.store(state, durable).map_err(journal_error)?;
     for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
         hooks::pause();
         let verb = match s.kind {
@@ -364,7 +372,7 @@ fn run(
     }
     // 6. Commit.
     j.state = State::Commit;
-    j.store(state).map_err(journal_error)?;
+    j.store(state, durable).map_err(journal_error)?;
     Ok(())
 }
 

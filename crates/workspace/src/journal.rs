@@ -227,9 +227,11 @@ impl Journal {
         None
     }
 
-    /// Writes the journal atomically (a temporary file, fsynced, renamed, the directory
-    /// fsynced).
-    pub(crate) fn store(&self, state_dir: &OwnedFd) -> io::Result<()> {
+    /// Writes the journal atomically (a temporary file, renamed). `durable`: fsynced, and the
+    /// directory fsynced, so that it survives a power cut (needed when the apply replaces
+    /// several files; a single rename is atomic by itself, and then the journal only serves
+    /// to clean up after a killed process, which the page cache survives).
+    pub(crate) fn store(&self, state_dir: &OwnedFd, durable: bool) -> io::Result<()> {
         let fd = rfs::openat(
             state_dir,
             JOURNAL_TMP,
@@ -238,10 +240,14 @@ impl Journal {
         )?;
         let mut f = std::fs::File::from(fd);
         f.write_all(self.render().as_bytes())?;
-        f.sync_all()?;
+        if durable {
+            f.sync_all()?;
+        }
         drop(f);
         rfs::renameat(state_dir, JOURNAL_TMP, state_dir, JOURNAL_FILE)?;
-        rfs::fsync(state_dir)?;
+        if durable {
+            rfs::fsync(state_dir)?;
+        }
         Ok(())
     }
 }
@@ -267,14 +273,16 @@ pub(crate) fn remove_tmp(state_dir: &OwnedFd) {
     let _ = rfs::unlinkat(state_dir, JOURNAL_TMP, AtFlags::empty());
 }
 
-/// Removes the journal (and a half-written one).
-pub(crate) fn remove(state_dir: &OwnedFd) -> io::Result<()> {
+/// Removes the journal (and a half-written one); `durable`: the removal is fsynced.
+pub(crate) fn remove(state_dir: &OwnedFd, durable: bool) -> io::Result<()> {
     let _ = rfs::unlinkat(state_dir, JOURNAL_TMP, AtFlags::empty());
     match rfs::unlinkat(state_dir, JOURNAL_FILE, AtFlags::empty()) {
         Ok(()) | Err(Errno::NOENT) => {}
         Err(e) => return Err(e.into()),
     }
-    rfs::fsync(state_dir)?;
+    if durable {
+        rfs::fsync(state_dir)?;
+    }
     Ok(())
 }
 
@@ -313,7 +321,7 @@ pub(crate) fn undo(root: &OwnedFd, j: &Journal) -> Replay {
                 continue;
             }
         };
-        if let Err(err) = undo_entry(&dir, e, &mut r) {
+        if let Err(err) = undo_entry(&dir, e, j.entries.len() == 1, &mut r) {
             r.problems.push(format!("{}: {err}", e.shown));
         }
         sync_dir(&dir);
@@ -322,7 +330,10 @@ pub(crate) fn undo(root: &OwnedFd, j: &Journal) -> Replay {
     r
 }
 
-fn undo_entry(dir: &OwnedFd, e: &Entry, r: &mut Replay) -> io::Result<()> {
+/// `single`: the journal has this one entry, written without fsync; after a power cut its
+/// backup may be gone while its rename survived: the file is then wholly new, which for a
+/// one-file apply is a complete outcome, not a problem.
+fn undo_entry(dir: &OwnedFd, e: &Entry, single: bool, r: &mut Replay) -> io::Result<()> {
     let target = ident_of(dir, &e.name)?.map(|t| t.0);
     let mut touched = false;
     if let Some(b) = &e.backup {
@@ -340,7 +351,11 @@ fn undo_entry(dir: &OwnedFd, e: &Entry, r: &mut Replay) -> io::Result<()> {
                     e.shown, b
                 ));
             }
-        } else if target != e.orig_ident && e.orig_ident.is_some() && target == e.temp_ident {
+        } else if !single
+            && target != e.orig_ident
+            && e.orig_ident.is_some()
+            && target == e.temp_ident
+        {
             r.problems.push(format!(
                 "{} holds the new text and its original could not be found",
                 e.shown
@@ -363,8 +378,9 @@ fn undo_entry(dir: &OwnedFd, e: &Entry, r: &mut Replay) -> io::Result<()> {
     Ok(())
 }
 
-/// Finishes a journal in state `commit`: every file is new; the backups go.
-pub(crate) fn finish(root: &OwnedFd, j: &Journal) -> Replay {
+/// Finishes a journal in state `commit`: every file is new; the backups go (`durable`: the
+/// directories are fsynced after).
+pub(crate) fn finish(root: &OwnedFd, j: &Journal, durable: bool) -> Replay {
     let mut r = Replay::default();
     for e in &j.entries {
         let dir = match open_dir_path(root, &e.dir) {
@@ -390,7 +406,9 @@ pub(crate) fn finish(root: &OwnedFd, j: &Journal) -> Replay {
             Ok(()) => r.files.push(e.shown.clone()),
             Err(err) => r.problems.push(format!("{}: {err}", e.shown)),
         }
-        sync_dir(&dir);
+        if durable {
+            sync_dir(&dir);
+        }
     }
     r
 }

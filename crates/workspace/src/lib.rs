@@ -319,13 +319,13 @@ fn recover_locked(root: &OwnedFd, state: &OwnedFd) -> Result<Option<Recovery>> {
         Ok(Some(Err(_))) => {
             // A journal is stored by rename, so a torn one was never a journal: an apply that
             // died while writing its first one had not touched anything yet.
-            journal::remove(state).map_err(|e| Error::io(None, "remove .v4a/journal", e))?;
+            journal::remove(state, true).map_err(|e| Error::io(None, "remove .v4a/journal", e))?;
             return Ok(None);
         }
         Err(e) => return Err(Error::io(None, "read the intent journal .v4a/journal", e)),
     };
     let (action, replay) = match j.state {
-        journal::State::Commit => (RecoveryAction::Finished, journal::finish(root, &j)),
+        journal::State::Commit => (RecoveryAction::Finished, journal::finish(root, &j, true)),
         _ => (RecoveryAction::Undone, journal::undo(root, &j)),
     };
     if !replay.problems.is_empty() {
@@ -339,7 +339,7 @@ fn recover_locked(root: &OwnedFd, state: &OwnedFd) -> Result<Option<Recovery>> {
             needs_recovery: true,
         });
     }
-    journal::remove(state).map_err(|e| Error::io(None, "remove .v4a/journal", e))?;
+    journal::remove(state, true).map_err(|e| Error::io(None, "remove .v4a/journal", e))?;
     Ok(Some(Recovery {
         action,
         files: replay.files,
