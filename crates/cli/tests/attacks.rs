@@ -653,3 +653,32 @@ fn recover_says_when_there_is_nothing_to_do() {
     );
     assert!(!s.work().join(".v4a").exists());
 }
+
+/// A patch of 600 files in a few directories holds one handle per directory, not per file:
+/// it applies with a 64-descriptor limit.
+#[test]
+fn a_patch_of_many_files_needs_few_descriptors() {
+    let s = Scene::new(&[]);
+    let mut body = String::new();
+    for i in 0..300 {
+        s.write(&format!("old{}/f{i}.txt", i % 4), "one\n");
+        body.push_str(&format!(
+            "*** Update File: old{}/f{i}.txt\n@@\n-one\n+two\n",
+            i % 4
+        ));
+        body.push_str(&format!("*** Add File: new{}/g{i}.txt\n+new\n", i % 3));
+    }
+    let p = s.patch("p", &body);
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -n 64 && exec \"$0\" apply --dir \"$1\" \"$2\"")
+        .arg(env!("CARGO_BIN_EXE_v4a"))
+        .arg(s.work())
+        .arg(&p)
+        .output()
+        .expect("sh");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(s.read("old3/f299.txt"), "two\n");
+    assert_eq!(s.read("new2/g299.txt"), "new\n");
+    assert_eq!(tree(&s.work()).len(), 600 + 7);
+}

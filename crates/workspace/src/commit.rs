@@ -15,10 +15,11 @@
 //!
 //! A failure before step 6 undoes everything through the same code that recovery runs.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::hash::BuildHasher;
 use std::io::Write as _;
 use std::os::fd::OwnedFd;
+use std::rc::Rc;
 
 use rustix::fs::{self as rfs, AtFlags, Mode, OFlags};
 use rustix::io::Errno;
@@ -197,39 +198,58 @@ fn dir_name(comps: &[String]) -> String {
     }
 }
 
-/// Opens (creating what is missing) the directory of a step.
-fn ensure_dir(s: &Step) -> Result<OwnedFd> {
-    let mut fd = s
-        .loc
-        .dir
-        .try_clone()
-        .map_err(|e| Error::io(Some(s.shown), "duplicate a directory handle", e))?;
+/// Opens (creating what is missing) the directory of a step; directories created for an
+/// earlier step are reused from `made` (one handle per directory).
+fn ensure_dir(s: &Step, made: &mut HashMap<Vec<String>, Rc<OwnedFd>>) -> Result<Rc<OwnedFd>> {
+    if s.loc.missing_dirs.is_empty() {
+        return Ok(Rc::clone(&s.loc.dir));
+    }
     let mut comps = s.loc.dir_comps.clone();
+    comps.extend(s.loc.missing_dirs.iter().cloned());
+    if let Some(d) = made.get(&comps) {
+        return Ok(Rc::clone(d));
+    }
+    let mut fd: Rc<OwnedFd> = Rc::clone(&s.loc.dir);
+    let mut at = s.loc.dir_comps.clone();
     for m in &s.loc.missing_dirs {
-        comps.push(m.clone());
-        match rfs::mkdirat(&fd, m.as_str(), Mode::from_raw_mode(0o777)) {
+        at.push(m.clone());
+        match rfs::mkdirat(&*fd, m.as_str(), Mode::from_raw_mode(0o777)) {
             Ok(()) | Err(Errno::EXIST) => {}
             Err(e) => {
                 return Err(Error::io(
                     Some(s.shown),
-                    &format!("create {} for {}", dir_name(&comps), escape_path(s.shown)),
+                    &format!("create {} for {}", dir_name(&at), escape_path(s.shown)),
                     e,
                 ))
             }
         }
-        fd = open_subdir(&fd, m).map_err(|e| {
+        let next = open_subdir(&*fd, m).map_err(|e| {
             Error::io(
                 Some(s.shown),
                 &format!(
                     "open {} for {} (it is not a plain directory)",
-                    dir_name(&comps),
+                    dir_name(&at),
                     escape_path(s.shown)
                 ),
                 e,
             )
         })?;
+        fd = Rc::new(next);
     }
+    made.insert(comps, Rc::clone(&fd));
     Ok(fd)
+}
+
+/// fsyncs each directory once.
+fn sync_all(dirs: &[Rc<OwnedFd>]) {
+    let mut seen: Vec<*const OwnedFd> = Vec::new();
+    for d in dirs {
+        let p = Rc::as_ptr(d);
+        if !seen.contains(&p) {
+            seen.push(p);
+            sync_dir(d);
+        }
+    }
 }
 
 fn same_state(a: &Meta, b: &Meta) -> bool {
@@ -247,10 +267,11 @@ fn run(
 ) -> Result<()> {
     let _ = root;
     // 2. Temporary files and backups.
-    let mut dirs = Vec::with_capacity(steps.len());
+    let mut dirs: Vec<Rc<OwnedFd>> = Vec::with_capacity(steps.len());
+    let mut made = HashMap::new();
     for (s, e) in steps.iter().zip(j.entries.iter_mut()) {
         hooks::pause();
-        let dir = ensure_dir(s)?;
+        let dir = ensure_dir(s, &mut made)?;
         if let StepKind::Write {
             new,
             attrs,
@@ -291,9 +312,7 @@ fn run(
     }
     if durable {
         // The temporary files and backups must be on disk before the journal says "rename".
-        for d in &dirs {
-            sync_dir(d);
-        }
+        sync_all(&dirs);
     }
     // 3. Every original is still what was read.
     for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
@@ -358,9 +377,7 @@ fn run(
             }
         }
     }
-    for d in &dirs {
-        sync_dir(d);
-    }
+    sync_all(&dirs);
     // 5. Nobody wrote an original between its check and its rename.
     for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
         if let (Some(fp), Some(b)) = (s.original(), &e.backup) {
@@ -447,7 +464,7 @@ fn write_temp(
     let ident = rfs::fstat(&fd)
         .map(|st| Meta::of(&st).ident)
         .map_err(|e| Error::io(Some(s.shown), "look up a temporary file", e))?;
-    let source = attrs_from.and_then(|l| open_file(&l.dir, &l.name).ok());
+    let source = attrs_from.and_then(|l| open_file(&*l.dir, &l.name).ok());
     let mut f = std::fs::File::from(fd);
     f.write_all(new).map_err(|e| {
         Error::io(

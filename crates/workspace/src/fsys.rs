@@ -7,6 +7,7 @@
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::Path;
+use std::rc::Rc;
 
 use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags, Stat};
 
@@ -72,8 +73,9 @@ impl Meta {
 /// exists on its way, the directories still missing below it, and the final name.
 #[derive(Debug)]
 pub(crate) struct Located {
-    /// The directory that holds the entry (or the deepest existing one on the way).
-    pub dir: OwnedFd,
+    /// The directory that holds the entry (or the deepest existing one on the way), shared by
+    /// every path of the patch in that directory (one handle per directory, not per path).
+    pub dir: Rc<OwnedFd>,
     /// That directory's components from the root (links resolved).
     pub dir_comps: Vec<String>,
     /// Directories to create below `dir` before the entry can be written.
@@ -183,7 +185,7 @@ pub(crate) fn walk(
                     }
                 }
                 return Ok(Located {
-                    dir: fd,
+                    dir: Rc::new(fd),
                     dir_comps: done,
                     missing_dirs: Vec::new(),
                     name: comp,
@@ -199,7 +201,7 @@ pub(crate) fn walk(
                     let missing = pending[i..pending.len() - 1].to_vec();
                     let name = pending[pending.len() - 1].clone();
                     return Ok(Located {
-                        dir: fd,
+                        dir: Rc::new(fd),
                         dir_comps: done,
                         missing_dirs: missing,
                         name,

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::io::Read;
 use std::os::fd::OwnedFd;
+use std::rc::Rc;
 
 use rustix::fs::{self as rfs, Access, AtFlags};
 use v4a::{FileOp, OpKind, Patch, Status};
@@ -90,8 +91,14 @@ pub(crate) fn prepare(
     hasher: &impl BuildHasher,
 ) -> Result<Vec<OpPlan>> {
     let mut plans = Vec::with_capacity(patch.ops.len());
+    let mut dirs: HashMap<Ident, Rc<OwnedFd>> = HashMap::new();
     for op in &patch.ops {
-        plans.push(prepare_op(root, op, opts, hasher)?);
+        let mut plan = prepare_op(root, op, opts, hasher)?;
+        share_dir(&mut plan.path.loc, &mut dirs)?;
+        if let Some(d) = plan.dest.as_mut() {
+            share_dir(&mut d.loc, &mut dirs)?;
+        }
+        plans.push(plan);
     }
     check_duplicates(patch, &plans)?;
     check_nesting(patch, &plans)?;
@@ -176,6 +183,20 @@ fn prepare_op(
     })
 }
 
+/// Replaces the located directory's handle by the one already held for that directory (by
+/// identity), so a patch of thousands of files in a few directories holds a few handles.
+fn share_dir(loc: &mut Located, dirs: &mut HashMap<Ident, Rc<OwnedFd>>) -> Result<()> {
+    let st = rfs::fstat(&*loc.dir).map_err(|e| Error::io(None, "look up a directory", e))?;
+    let id = Meta::of(&st).ident;
+    match dirs.get(&id) {
+        Some(d) => loc.dir = Rc::clone(d),
+        None => {
+            dirs.insert(id, Rc::clone(&loc.dir));
+        }
+    }
+    Ok(())
+}
+
 /// `FILE_EXISTS` for an Add or a Move onto an existing file.
 pub(crate) fn file_exists(op: &FileOp, path: &str, what: &str) -> Error {
     Error::status_at(
@@ -252,7 +273,7 @@ fn read(
     hasher: &impl BuildHasher,
 ) -> Result<(Vec<u8>, Fingerprint)> {
     let shown = escape_path(path);
-    let fd = open_file(&loc.dir, &loc.name)
+    let fd = open_file(&*loc.dir, &loc.name)
         .map_err(|e| Error::io(Some(path), &format!("read {shown}"), e))?;
     let st = rfs::fstat(&fd).map_err(|e| Error::io(Some(path), &format!("read {shown}"), e))?;
     let meta = Meta::of(&st);
@@ -333,7 +354,8 @@ fn key(loc: &Located) -> Result<Key> {
     match loc.entry {
         Some(m) => Ok(Key::File(m.ident)),
         None => {
-            let st = rfs::fstat(&loc.dir).map_err(|e| Error::io(None, "look up a directory", e))?;
+            let st =
+                rfs::fstat(&*loc.dir).map_err(|e| Error::io(None, "look up a directory", e))?;
             let mut rest = loc.missing_dirs.clone();
             rest.push(loc.name.clone());
             Ok(Key::Missing(Meta::of(&st).ident, rest))
