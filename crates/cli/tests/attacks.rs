@@ -290,7 +290,12 @@ fn two_concurrent_applies_serialise_and_keep_both_edits() {
         "*** Update File: f.txt\n@@\n row 89\n-row 90\n+second\n",
     );
     let c1 = s.spawn(&p1, 200, &[]);
-    std::thread::sleep(Duration::from_millis(100));
+    // Wait until the first apply holds the lock (it then keeps it for at least 400 ms).
+    let start = Instant::now();
+    while !s.work().join(".v4a/lock").exists() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(20));
     let o2 = s.apply(&p2, &["--lock-wait", "0", "--json"]);
     let o1 = c1.wait_with_output().expect("1");
     assert!(o1.status.success(), "{}", text(&o1.stderr));

@@ -145,8 +145,9 @@ fn three_hundred_kills_leave_every_trial_all_old_or_all_new_after_recovery() {
             .stderr(Stdio::null())
             .spawn()
             .expect("v4a starts");
-        // Spread the kills evenly over the apply, in a scrambled order.
-        let at = (trial as u64 * 7_919) % TRIALS as u64 * span / TRIALS as u64;
+        // Spread the kills evenly over one and a half times the probe's span (the machine may
+        // be slower now than during the probe), in a scrambled order.
+        let at = (trial as u64 * 7_919) % TRIALS as u64 * span * 3 / 2 / TRIALS as u64;
         std::thread::sleep(Duration::from_micros(at));
         let _ = child.kill();
         let status = child.wait().expect("v4a ends");
