@@ -551,3 +551,52 @@ fn recovery_restores_originals_and_never_removes_a_file_it_did_not_create() {
     let names: Vec<String> = snapshot(&w).into_keys().collect();
     assert_eq!(names, ["a.txt", "theirs.txt"]);
 }
+
+#[test]
+fn a_confined_read_refuses_what_an_apply_refuses() {
+    let s = Scene::new(&[("src/a.txt", "text\n"), (".git/config", "[core]\n")]);
+    s.link("out", "../outside");
+    let ws = s.ws();
+    let opts = WorkspaceOptions::default();
+    assert_eq!(ws.read("src/../src/a.txt", &opts).unwrap(), b"text\n");
+    for p in [
+        "out/victim.txt",
+        "../outside/victim.txt",
+        ".git/config",
+        "/etc/passwd",
+    ] {
+        let e = ws.read(p, &opts).unwrap_err();
+        assert_eq!(e.status(), Some(Status::UnsafePath), "{p}: {e}");
+    }
+    let e = ws.read("src/missing.txt", &opts).unwrap_err();
+    assert_eq!(e.status(), Some(Status::MissingSource));
+}
+
+#[test]
+fn a_preview_after_an_interrupted_apply_says_to_recover() {
+    let s = Scene::new(&[("a.txt", "1\n")]);
+    fs::create_dir(s.work().join(".v4a")).unwrap();
+    fs::write(
+        s.work().join(".v4a/journal"),
+        "v4a-journal 1\nstate prepare\nend\n",
+    )
+    .unwrap();
+    let e = s
+        .ws()
+        .preview(
+            &env("*** Update File: a.txt\n@@\n-1\n+2\n"),
+            &WorkspaceOptions::default(),
+        )
+        .unwrap_err();
+    assert!(e.message().contains("run `v4a recover`"), "{e}");
+    // An apply recovers first (nothing to undo here), then applies.
+    let out = s
+        .apply(&env("*** Update File: a.txt\n@@\n-1\n+2\n"))
+        .unwrap();
+    assert_eq!(
+        out.recovered.map(|r| r.action),
+        Some(v4a_workspace::RecoveryAction::Undone)
+    );
+    assert_eq!(fs::read_to_string(s.work().join("a.txt")).unwrap(), "2\n");
+    assert!(!s.work().join(".v4a").exists());
+}
