@@ -69,6 +69,22 @@ if(NM)
   endif()
 endif()
 
+# The installed libraries carry no debug info (V4A_STRIP_INSTALLED, the default): no
+# .debug_* section in the shared library or in any member of the static one.
+find_program(READELF readelf)
+if(READELF)
+  get_filename_component(installed_libdir "${shared_lib}" DIRECTORY)
+  foreach(lib "${shared_lib}" "${installed_libdir}/libv4a.a")
+    run(COMMAND "${READELF}" -S -W "${lib}" OUTPUT sections)
+    if(sections MATCHES "\\.debug_(info|line|str)")
+      message(FATAL_ERROR "the installed ${lib} has debug info (${CMAKE_MATCH_0})")
+    endif()
+    file(SIZE "${lib}" size)
+    math(EXPR mb "${size} / 1000000")
+    message(STATUS "installed ${lib}: ${mb} MB, no debug info")
+  endforeach()
+endif()
+
 function(check_output exe)
   run(COMMAND "${exe}" OUTPUT out)
   if(NOT out STREQUAL expected)
@@ -121,3 +137,17 @@ foreach(package v4a v4a-static)
               "${SOURCE_DIR}/examples/c/apply_patch.c" -o "${exe}" ${flags} ${rpath})
   check_output("${exe}")
 endforeach()
+
+# --- C++: the installed v4a.hpp with the C++ example, linked through pkg-config ------------------
+if(CXX_COMPILER)
+  file(READ "${SOURCE_DIR}/examples/cpp/expected_output.txt" expected)
+  run(COMMAND "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pcdir}" "${PKG_CONFIG}" --cflags --libs v4a
+      OUTPUT flags)
+  string(STRIP "${flags}" flags)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  get_filename_component(libdir "${shared_lib}" DIRECTORY)
+  set(exe "${WORK_DIR}/apply_patch-cpp")
+  run(COMMAND "${CXX_COMPILER}" -std=c++17 -Wall -Wextra -pedantic -Werror
+              "${SOURCE_DIR}/examples/cpp/apply_patch.cpp" -o "${exe}" ${flags} "-Wl,-rpath,${libdir}")
+  check_output("${exe}")
+endif()

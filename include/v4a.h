@@ -36,11 +36,18 @@
  * error details as a const v4a_error * owned by the handle. Accessors given a NULL handle
  * return an empty view, 0 or NULL (a *_status accessor: V4A_STATUS_NULL_ARGUMENT).
  *
+ * Kinds. Every argument or field that takes one of a set of constants has a typedef of
+ * uint32_t named after the set: a v4a_mode takes a V4A_MODE_*, a v4a_level a V4A_LEVEL_*, a
+ * v4a_flavor a V4A_FLAVOR_*, a v4a_shape a V4A_SHAPE_*, a v4a_diff_style a V4A_DIFF_STYLE_*,
+ * a v4a_op_kind a V4A_OP_*, a v4a_path_class a V4A_PATH_*, ...
+ *
  * Structs. Every struct crossing the boundary has fixed-width fields only (uint32_t kinds and
  * flags with V4A_ constants, 1-based line numbers with 0 = absent, size_t lengths, pointers),
  * and no implicit padding; `reserved` fields are 0. Options structs are versioned: their first
- * field is their size, set by v4a_options_init() / v4a_generate_options_init(); pass NULL for
- * the defaults.
+ * field is their size. Initialise one with its static initializer
+ * (`v4a_options o = V4A_OPTIONS_INIT;`, V4A_GENERATE_OPTIONS_INIT) or its _init() function
+ * (v4a_options_init(), v4a_generate_options_init()), then change fields; or pass NULL for the
+ * defaults. A zeroed struct is refused (V4A_STATUS_INVALID_ARGUMENT).
  *
  * Threads. The library has no global mutable state. Every function may be called from any
  * thread at any time. Handles are immutable once returned: one handle may be read (and a
@@ -73,6 +80,32 @@
     V4A_STRINGIFY(V4A_VERSION_PATCH)
 
 /**
+ * The static initializer of v4a_options: the defaults, the same values v4a_options_init()
+ * stores (every level up to fold, no fuzz limit, no first-match, already-applied hunks are
+ * no-ops, the final-newline state kept, Add File writes LF, no structured diff, no
+ * refinement, the default search budget).
+ *
+ *     v4a_options options = V4A_OPTIONS_INIT;
+ *     options.max_level = V4A_LEVEL_TRIM;
+ */
+#define V4A_OPTIONS_INIT                                                                  \
+    {                                                                                     \
+        (uint32_t)sizeof(v4a_options), V4A_LEVEL_FOLD, V4A_NO_FUZZ_LIMIT, 0, 0, 0,        \
+            V4A_LINE_ENDING_LF, V4A_DIFF_STYLE_NONE, V4A_DEFAULT_DIFF_CONTEXT, 0,         \
+            V4A_DEFAULT_SEARCH_BUDGET                                                     \
+    }
+
+/**
+ * The static initializer of v4a_generate_options: the defaults, the same values
+ * v4a_generate_options_init() stores.
+ */
+#define V4A_GENERATE_OPTIONS_INIT                                                         \
+    {                                                                                     \
+        (uint32_t)sizeof(v4a_generate_options), V4A_DEFAULT_GENERATE_CONTEXT,             \
+            V4A_DEFAULT_GENERATE_MAX_CONTEXT                                              \
+    }
+
+/**
  * Major version of the library (`Cargo.toml`).
  */
 #define V4A_VERSION_MAJOR 0
@@ -91,7 +124,7 @@
  * The ABI version of this header: incremented on every incompatible change of a function,
  * struct or constant. Compare with `v4a_abi_version()` at startup.
  */
-#define V4A_ABI_VERSION 1
+#define V4A_ABI_VERSION 2
 
 /**
  * Success.
@@ -182,7 +215,8 @@
 #define V4A_STATUS_INTERNAL 16
 
 /**
- * An `*** Add File` or `*** Move to` names a file that already exists (overwriting it would lose it), unless the caller allows overwriting.
+ * An `*** Add File` or `*** Move to` names a file that already exists (overwriting it would
+ * lose it), unless the caller allows overwriting.
  */
 #define V4A_STATUS_FILE_EXISTS 17
 
@@ -197,7 +231,8 @@
 #define V4A_STATUS_CHANGED_ON_DISK 19
 
 /**
- * Workspace layer: a path leaves the root, goes through a link out of it, or names version-control metadata.
+ * Workspace layer: a path leaves the root, goes through a link out of it, or names
+ * version-control metadata.
  */
 #define V4A_STATUS_UNSAFE_PATH 20
 
@@ -207,9 +242,665 @@
 #define V4A_STATUS_LOCKED 21
 
 /**
- * The matched lines admit no consistent map from the patch's indentation to the file's, so added lines cannot be indented safely.
+ * The matched lines admit no consistent map from the patch's indentation to the file's, so
+ * added lines cannot be indented safely.
  */
 #define V4A_STATUS_INCONSISTENT_INDENTATION 22
+
+/**
+ * `v4a_options.max_fuzz`: no limit.
+ */
+#define V4A_NO_FUZZ_LIMIT UINT32_MAX
+
+/**
+ * The default of `v4a_options.diff_context` (`V4A_OPTIONS_INIT`, `v4a_options_init`).
+ */
+#define V4A_DEFAULT_DIFF_CONTEXT 3
+
+/**
+ * The default of `v4a_options.search_budget`, in line comparisons.
+ */
+#define V4A_DEFAULT_SEARCH_BUDGET 200000000
+
+/**
+ * The default of `v4a_generate_options.context` (`V4A_GENERATE_OPTIONS_INIT`).
+ */
+#define V4A_DEFAULT_GENERATE_CONTEXT 3
+
+/**
+ * The default of `v4a_generate_options.max_context`.
+ */
+#define V4A_DEFAULT_GENERATE_MAX_CONTEXT 50
+
+/**
+ * `v4a_error.byte_offset`: no offset.
+ */
+#define V4A_NO_OFFSET UINT64_MAX
+
+/**
+ * A parsed patch (its file operations), or the error that made it unparsable. Immutable:
+ * it can be applied from several threads at once.
+ */
+typedef struct v4a_patch v4a_patch;
+
+/**
+ * The outcome of a single-file apply (or of one file of a multi-file patch): the new text,
+ * the original source and the reports on success, the error on failure.
+ */
+typedef struct v4a_result v4a_result;
+
+/**
+ * The results of every file operation of a multi-file patch, or the one error that stopped
+ * it: nothing is ever partially applied. Immutable.
+ */
+typedef struct v4a_result_set v4a_result_set;
+
+/**
+ * A text made by v4a (a generated patch, a unified diff, ...), or the error that prevented
+ * it.
+ */
+typedef struct v4a_text v4a_text;
+
+/**
+ * A status code: `V4A_STATUS_OK` (0) or one of the `V4A_STATUS_*` error codes. Codes are
+ * stable and never renumbered.
+ */
+typedef uint32_t v4a_status;
+
+/**
+ * The mode of `v4a_apply`: one of the `V4A_MODE_*` constants.
+ */
+typedef uint32_t v4a_mode;
+
+/**
+ * A match level, from the strictest to the loosest: one of the `V4A_LEVEL_*` constants.
+ */
+typedef uint32_t v4a_level;
+
+/**
+ * A line terminator (`v4a_options.add_file_line_ending`): `V4A_LINE_ENDING_LF` or
+ * `V4A_LINE_ENDING_CRLF`.
+ */
+typedef uint32_t v4a_line_ending;
+
+/**
+ * Which structured diff a result holds (`v4a_options.diff_style`): one of the
+ * `V4A_DIFF_STYLE_*` constants.
+ */
+typedef uint32_t v4a_diff_style;
+
+/**
+ * Options for applying patches. Initialise with `V4A_OPTIONS_INIT` (`v4a_options o =
+ * V4A_OPTIONS_INIT;`) or `v4a_options_init`, then change fields; passing NULL instead of a
+ * struct means the defaults.
+ *
+ * Versioned: `struct_size` is `sizeof(v4a_options)` as the caller was compiled, set by
+ * `v4a_options_init`. Fields are only ever added at the end; a library accepts the sizes of
+ * its own and older headers, and any other `struct_size` is `V4A_STATUS_INVALID_ARGUMENT`,
+ * as is a value out of range for its field.
+ */
+typedef struct v4a_options {
+    /**
+     * `sizeof(v4a_options)`; set by `V4A_OPTIONS_INIT` and `v4a_options_init`.
+     */
+    uint32_t struct_size;
+    /**
+     * The loosest match level tried: `V4A_LEVEL_EXACT` (strict mode) … `V4A_LEVEL_FOLD`
+     * (the default).
+     */
+    v4a_level max_level;
+    /**
+     * The largest total fuzz accepted for one file (`V4A_STATUS_FUZZ_LIMIT` above it);
+     * `V4A_NO_FUZZ_LIMIT` (the default) for no limit.
+     */
+    uint32_t max_fuzz;
+    /**
+     * 1: take the first candidate instead of failing with `V4A_STATUS_AMBIGUOUS` (older
+     * engines' behaviour). Default 0.
+     */
+    uint32_t first_match;
+    /**
+     * 1: a hunk whose change is already present is `V4A_STATUS_ALREADY_APPLIED` instead of
+     * a no-op. Default 0.
+     */
+    uint32_t already_applied_is_error;
+    /**
+     * 1: the new text always ends with a line terminator. Default 0 (the file's final-newline
+     * state is kept).
+     */
+    uint32_t ensure_final_newline;
+    /**
+     * The terminator `*** Add File` (and mode create) writes: `V4A_LINE_ENDING_LF` (default)
+     * or `V4A_LINE_ENDING_CRLF`.
+     */
+    v4a_line_ending add_file_line_ending;
+    /**
+     * Which structured line diff to compute: `V4A_DIFF_STYLE_NONE` (default),
+     * `V4A_DIFF_STYLE_FULL` (every line) or `V4A_DIFF_STYLE_CHANGES` (changed lines with
+     * `diff_context` lines of context).
+     */
+    v4a_diff_style diff_style;
+    /**
+     * Context lines around each change for `V4A_DIFF_STYLE_CHANGES`. Default 3.
+     */
+    uint32_t diff_context;
+    /**
+     * 1: add character-level segments to the changed lines of the structured diff.
+     * Default 0.
+     */
+    uint32_t refine;
+    /**
+     * Upper bound on search work per file, in line comparisons (`V4A_STATUS_SEARCH_BUDGET`
+     * above it). Must be greater than 0. Default 200,000,000.
+     */
+    uint64_t search_budget;
+} v4a_options;
+
+/**
+ * Options for `v4a_make_patch` and `v4a_make_move_patch`. Initialise with
+ * `V4A_GENERATE_OPTIONS_INIT` or `v4a_generate_options_init`; NULL means the defaults.
+ * Versioned like `v4a_options`.
+ */
+typedef struct v4a_generate_options {
+    /**
+     * `sizeof(v4a_generate_options)`; set by `v4a_generate_options_init`.
+     */
+    uint32_t struct_size;
+    /**
+     * Unchanged lines shown before and after each change. Default 3.
+     */
+    uint32_t context;
+    /**
+     * The most context a hunk may grow to while it is made unique. Default 50.
+     */
+    uint32_t max_context;
+} v4a_generate_options;
+
+/**
+ * A view of bytes owned by a v4a handle (or static, for the tool-kit strings).
+ *
+ * `ptr[len]` is always a NUL byte that `len` does not count, so `ptr` can be used as a C
+ * string when the text holds no NUL of its own. The view stays valid until the handle that
+ * owns it is freed. An absent value (no path, no suggestion, ...) is `{NULL, 0}`; a present
+ * value always has a non-NULL `ptr`, even when it is empty.
+ */
+typedef struct v4a_bytes {
+    /**
+     * The first byte (NULL only for an absent value).
+     */
+    const uint8_t *ptr;
+    /**
+     * The number of bytes, not counting the terminating NUL.
+     */
+    size_t len;
+} v4a_bytes;
+
+/**
+ * A view of `uint32_t` values owned by a v4a handle.
+ */
+typedef struct v4a_u32s {
+    /**
+     * The first value (NULL when `len` is 0).
+     */
+    const uint32_t *ptr;
+    /**
+     * The number of values.
+     */
+    size_t len;
+} v4a_u32s;
+
+/**
+ * The error of a failed call: a status, the message written for the model that produced
+ * the patch, and the structured diagnostics. Owned by the handle it was read from.
+ */
+typedef struct v4a_error {
+    /**
+     * The status code (never `V4A_STATUS_OK`).
+     */
+    v4a_status status;
+    /**
+     * 1-based line of the patch text (as the caller gave it) where the problem is; 0 when
+     * absent.
+     */
+    uint32_t patch_line;
+    /**
+     * 1-based number of the failing hunk within its file operation; 0 when absent.
+     */
+    uint32_t hunk;
+    /**
+     * For not-found errors: the first line (1-based) of the closest region of the file; 0
+     * when absent.
+     */
+    uint32_t closest_start;
+    /**
+     * For not-found errors: the last line (1-based, inclusive) of the closest region; 0 when
+     * absent.
+     */
+    uint32_t closest_end;
+    /**
+     * Always 0.
+     */
+    uint32_t reserved;
+    /**
+     * How similar the closest region is to the hunk's old side, from 0.0 to 1.0 (0.0 when
+     * absent).
+     */
+    double closest_similarity;
+    /**
+     * For `V4A_STATUS_INVALID_UTF8`: the offset of the first invalid byte in the input named
+     * by `input`. `V4A_NO_OFFSET` when absent.
+     */
+    uint64_t byte_offset;
+    /**
+     * The message, written for the model that produced the patch (always present).
+     */
+    struct v4a_bytes message;
+    /**
+     * The file the failing operation works on, exactly as written in the patch; absent for a
+     * bare diff or an error that is not about one file operation.
+     */
+    struct v4a_bytes path;
+    /**
+     * For `V4A_STATUS_INVALID_UTF8`: which input is at fault (`"source"`, `"patch"`, ...).
+     */
+    struct v4a_bytes input;
+    /**
+     * For ambiguity: a concrete fix (an anchor line or context that makes the hunk unique).
+     */
+    struct v4a_bytes suggestion;
+    /**
+     * For not-found errors: the hunk rewritten with the file's real lines, ready to resend.
+     */
+    struct v4a_bytes corrected_hunk;
+    /**
+     * For ambiguity and overlap: the 1-based file lines of every candidate place.
+     */
+    struct v4a_u32s candidates;
+} v4a_error;
+
+/**
+ * The bits of `v4a_hunk_report.flags`: an OR of `V4A_HUNK_*` constants.
+ */
+typedef uint32_t v4a_hunk_flags;
+
+/**
+ * Where one hunk landed and how well it matched.
+ */
+typedef struct v4a_hunk_report {
+    /**
+     * First line of the original text the hunk covers (1-based). For a pure insertion
+     * (`old_len` 0), the line before which the new lines were inserted.
+     */
+    uint32_t old_start;
+    /**
+     * Number of original lines the hunk covers (context and removed).
+     */
+    uint32_t old_len;
+    /**
+     * First line of the hunk in the new text (1-based).
+     */
+    uint32_t new_start;
+    /**
+     * Number of lines the hunk occupies in the new text (context and added).
+     */
+    uint32_t new_len;
+    /**
+     * The level its old side matched at (`V4A_LEVEL_*`).
+     */
+    v4a_level level;
+    /**
+     * The hunk's fuzz: its level's, its anchors', and 1000 for an end-of-file hunk found
+     * elsewhere.
+     */
+    uint32_t fuzz;
+    /**
+     * Candidate places considered at the deciding level.
+     */
+    uint32_t candidates;
+    /**
+     * `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order.
+     */
+    v4a_hunk_flags flags;
+    /**
+     * 1-based patch line where the hunk starts.
+     */
+    uint32_t patch_line;
+    /**
+     * Always 0.
+     */
+    uint32_t reserved;
+    /**
+     * For each old-side line (context and removed, in order), the strictest level
+     * (`V4A_LEVEL_*`) it matches at. For an already-applied hunk, the levels of its new side.
+     */
+    struct v4a_u32s line_levels;
+} v4a_hunk_report;
+
+/**
+ * A view of hunk reports owned by a result.
+ */
+typedef struct v4a_hunk_reports {
+    /**
+     * The first report (NULL when `len` is 0).
+     */
+    const struct v4a_hunk_report *ptr;
+    /**
+     * The number of reports.
+     */
+    size_t len;
+} v4a_hunk_reports;
+
+/**
+ * The kind of a diff line or segment: `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
+ */
+typedef uint32_t v4a_diff_kind;
+
+/**
+ * One entry of the structured line diff.
+ */
+typedef struct v4a_diff_line {
+    /**
+     * `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
+     */
+    v4a_diff_kind kind;
+    /**
+     * 1-based number of the hunk the line belongs to (changed lines and the context lines of
+     * a hunk); 0 for none.
+     */
+    uint32_t hunk;
+    /**
+     * 1-based line in the original text; 0 for an added line.
+     */
+    uint32_t old_line;
+    /**
+     * 1-based line in the new text; 0 for a deleted line.
+     */
+    uint32_t new_line;
+    /**
+     * The line's text, terminator excluded.
+     */
+    struct v4a_bytes text;
+    /**
+     * Index of the line's first segment in `v4a_result_segments()`.
+     */
+    size_t segment_start;
+    /**
+     * Number of the line's segments; 0 when the line is unchanged, unpaired, or refinement
+     * was not requested or exceeded its limits.
+     */
+    size_t segment_count;
+} v4a_diff_line;
+
+/**
+ * A view of diff lines owned by a result.
+ */
+typedef struct v4a_diff_lines {
+    /**
+     * The first entry (NULL when `len` is 0).
+     */
+    const struct v4a_diff_line *ptr;
+    /**
+     * The number of entries.
+     */
+    size_t len;
+} v4a_diff_lines;
+
+/**
+ * Character-level change of part of a line (see `v4a_options.refine`).
+ */
+typedef struct v4a_segment {
+    /**
+     * `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
+     */
+    v4a_diff_kind kind;
+    /**
+     * Always 0.
+     */
+    uint32_t reserved;
+    /**
+     * Start byte offset in the line's text (at a grapheme-cluster boundary).
+     */
+    size_t start;
+    /**
+     * End byte offset (exclusive) in the line's text.
+     */
+    size_t end;
+} v4a_segment;
+
+/**
+ * A view of segments owned by a result.
+ */
+typedef struct v4a_segments {
+    /**
+     * The first segment (NULL when `len` is 0).
+     */
+    const struct v4a_segment *ptr;
+    /**
+     * The number of segments.
+     */
+    size_t len;
+} v4a_segments;
+
+/**
+ * A run of changed lines of the edit script: `old_len` original lines from `old_start` were
+ * replaced by `new_len` new lines from `new_start`.
+ */
+typedef struct v4a_change {
+    /**
+     * First removed line of the original text (1-based, BOM excluded); for a pure insertion,
+     * the line before which lines were added.
+     */
+    uint32_t old_start;
+    /**
+     * Number of removed lines.
+     */
+    uint32_t old_len;
+    /**
+     * First added line of the new text (1-based); for a pure deletion, the line the removed
+     * lines would have preceded.
+     */
+    uint32_t new_start;
+    /**
+     * Number of added lines.
+     */
+    uint32_t new_len;
+    /**
+     * 1-based number of the hunk that made the change.
+     */
+    uint32_t hunk;
+} v4a_change;
+
+/**
+ * A view of changes owned by a result.
+ */
+typedef struct v4a_changes {
+    /**
+     * The first change (NULL when `len` is 0).
+     */
+    const struct v4a_change *ptr;
+    /**
+     * The number of changes.
+     */
+    size_t len;
+} v4a_changes;
+
+/**
+ * The parts of a result that `v4a_unified_diff` renders, as a binding copied them before
+ * freeing the result. Each text is a `(pointer, length)` input like any other (`{NULL, 0}`
+ * is empty; for `path` and `destination`, absent) and must be UTF-8.
+ */
+typedef struct v4a_unified_diff_input {
+    /**
+     * The original text (`v4a_result_source`).
+     */
+    struct v4a_bytes source;
+    /**
+     * The new text (`v4a_result_text`).
+     */
+    struct v4a_bytes text;
+    /**
+     * The path as written in the patch (`v4a_result_path`); `{NULL, 0}` when absent.
+     */
+    struct v4a_bytes path;
+    /**
+     * The move destination (`v4a_result_destination`); `{NULL, 0}` when absent.
+     */
+    struct v4a_bytes destination;
+    /**
+     * The edit script, as `v4a_result_changes` gave it.
+     */
+    struct v4a_changes changes;
+    /**
+     * Lines of context around each change (3 is the usual).
+     */
+    uint32_t context;
+    /**
+     * Must be 0.
+     */
+    uint32_t reserved;
+} v4a_unified_diff_input;
+
+/**
+ * The kind of a file operation: `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
+ */
+typedef uint32_t v4a_op_kind;
+
+/**
+ * The class of a path as written in a patch: one of the `V4A_PATH_*` constants; only
+ * `V4A_PATH_RELATIVE` is safe to write under a root.
+ */
+typedef uint32_t v4a_path_class;
+
+/**
+ * One file operation of a parsed patch.
+ */
+typedef struct v4a_op {
+    /**
+     * `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE` (a move is an update with a
+     * `move_to`).
+     */
+    v4a_op_kind kind;
+    /**
+     * The class of `path` (`V4A_PATH_*`): refuse to write anything but `V4A_PATH_RELATIVE`
+     * outside a sandbox.
+     */
+    v4a_path_class path_class;
+    /**
+     * The class of `move_to`; `V4A_PATH_EMPTY` when there is no `move_to`.
+     */
+    v4a_path_class move_to_class;
+    /**
+     * 1-based patch line of the operation's header.
+     */
+    uint32_t patch_line;
+    /**
+     * Number of hunks (1 for an Add File, 0 for a Delete File).
+     */
+    uint32_t hunk_count;
+    /**
+     * Always 0.
+     */
+    uint32_t reserved;
+    /**
+     * The path exactly as written (empty for a bare diff).
+     */
+    struct v4a_bytes path;
+    /**
+     * The `*** Move to:` destination exactly as written; absent (`{NULL, 0}`) without one.
+     */
+    struct v4a_bytes move_to;
+} v4a_op;
+
+/**
+ * A view of the operations owned by a patch.
+ */
+typedef struct v4a_ops {
+    /**
+     * The first operation (NULL when `len` is 0).
+     */
+    const struct v4a_op *ptr;
+    /**
+     * The number of operations.
+     */
+    size_t len;
+} v4a_ops;
+
+/**
+ * The file text of one operation for `v4a_patch_apply` and `v4a_patch_reverse`.
+ */
+typedef struct v4a_source {
+    /**
+     * The file's bytes; `(NULL, 0)` is an empty file.
+     */
+    const uint8_t *ptr;
+    /**
+     * The number of bytes.
+     */
+    size_t len;
+    /**
+     * 1: the file exists with these bytes. 0: there is no such file (an operation that reads
+     * it fails with `V4A_STATUS_MISSING_SOURCE`). Any other value is
+     * `V4A_STATUS_INVALID_ARGUMENT`.
+     */
+    uint32_t present;
+    /**
+     * Must be 0.
+     */
+    uint32_t reserved;
+} v4a_source;
+
+/**
+ * The result of one file operation of a multi-file patch.
+ */
+typedef struct v4a_file_result {
+    /**
+     * `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
+     */
+    v4a_op_kind kind;
+    /**
+     * Always 0.
+     */
+    uint32_t reserved;
+    /**
+     * The path as written in the patch.
+     */
+    struct v4a_bytes path;
+    /**
+     * The destination when the file moves to another path; absent (`{NULL, 0}`) otherwise.
+     * Write the new text there and remove `path`.
+     */
+    struct v4a_bytes move_to;
+    /**
+     * The file's result (new text, original source, reports), owned by the result set:
+     * never pass it to `v4a_result_free`.
+     */
+    const struct v4a_result *result;
+} v4a_file_result;
+
+/**
+ * A view of the file results owned by a result set.
+ */
+typedef struct v4a_file_results {
+    /**
+     * The first file result (NULL when `len` is 0).
+     */
+    const struct v4a_file_result *ptr;
+    /**
+     * The number of file results.
+     */
+    size_t len;
+} v4a_file_results;
+
+/**
+ * The API a tool definition is written for: one of the `V4A_FLAVOR_*` constants.
+ */
+typedef uint32_t v4a_flavor;
+
+/**
+ * The shape of a tool: `V4A_SHAPE_INPUT` (the whole patch per call) or `V4A_SHAPE_FILE`
+ * (one file per call).
+ */
+typedef uint32_t v4a_shape;
 
 /**
  * Mode of `v4a_apply`: apply the diff's hunks to the source.
@@ -256,16 +947,6 @@
  * characters). Fuzz 100.
  */
 #define V4A_LEVEL_FOLD 4
-
-/**
- * `v4a_options.max_fuzz`: no limit.
- */
-#define V4A_NO_FUZZ_LIMIT UINT32_MAX
-
-/**
- * `v4a_error.byte_offset`: no offset.
- */
-#define V4A_NO_OFFSET 18446744073709551615ull
 
 /**
  * `v4a_options.add_file_line_ending`: `\n`.
@@ -402,741 +1083,9 @@
  */
 #define V4A_SHAPE_FILE 1
 
-/**
- * A parsed patch (its file operations), or the error that made it unparsable. Immutable:
- * it can be applied from several threads at once.
- */
-typedef struct v4a_patch v4a_patch;
-
-/**
- * The outcome of a single-file apply (or of one file of a multi-file patch): the new text,
- * the original source and the reports on success, the error on failure.
- */
-typedef struct v4a_result v4a_result;
-
-/**
- * The results of every file operation of a multi-file patch, or the one error that stopped
- * it: nothing is ever partially applied. Immutable.
- */
-typedef struct v4a_result_set v4a_result_set;
-
-/**
- * A text made by v4a (a generated patch, a unified diff, ...), or the error that prevented
- * it.
- */
-typedef struct v4a_text v4a_text;
-
-/**
- * A status code: `V4A_STATUS_OK` (0) or one of the `V4A_STATUS_*` error codes. Codes are
- * stable and never renumbered.
- */
-typedef uint32_t v4a_status;
-
-/**
- * Options for `v4a_make_patch` and `v4a_make_move_patch`. Initialise with
- * `v4a_generate_options_init`; NULL means the defaults. Versioned like `v4a_options`.
- */
-typedef struct v4a_generate_options {
-    /**
-     * `sizeof(v4a_generate_options)`; set by `v4a_generate_options_init`.
-     */
-    uint32_t struct_size;
-    /**
-     * Unchanged lines shown before and after each change. Default 3.
-     */
-    uint32_t context;
-    /**
-     * The most context a hunk may grow to while it is made unique. Default 50.
-     */
-    uint32_t max_context;
-} v4a_generate_options;
-
-/**
- * Options for applying patches. Initialise with `v4a_options_init`, then change fields;
- * passing NULL instead of a struct means the defaults.
- *
- * Versioned: `struct_size` is `sizeof(v4a_options)` as the caller was compiled, set by
- * `v4a_options_init`. Fields are only ever added at the end; a library accepts the sizes of
- * its own and older headers, and any other `struct_size` is `V4A_STATUS_INVALID_ARGUMENT`,
- * as is a value out of range for its field.
- */
-typedef struct v4a_options {
-    /**
-     * `sizeof(v4a_options)`; set by `v4a_options_init`.
-     */
-    uint32_t struct_size;
-    /**
-     * The loosest match level tried: `V4A_LEVEL_EXACT` (strict mode) … `V4A_LEVEL_FOLD`
-     * (the default).
-     */
-    uint32_t max_level;
-    /**
-     * The largest total fuzz accepted for one file (`V4A_STATUS_FUZZ_LIMIT` above it);
-     * `V4A_NO_FUZZ_LIMIT` (the default) for no limit.
-     */
-    uint32_t max_fuzz;
-    /**
-     * 1: take the first candidate instead of failing with `V4A_STATUS_AMBIGUOUS` (older
-     * engines' behaviour). Default 0.
-     */
-    uint32_t first_match;
-    /**
-     * 1: a hunk whose change is already present is `V4A_STATUS_ALREADY_APPLIED` instead of
-     * a no-op. Default 0.
-     */
-    uint32_t already_applied_is_error;
-    /**
-     * 1: the new text always ends with a line terminator. Default 0 (the file's final-newline
-     * state is kept).
-     */
-    uint32_t ensure_final_newline;
-    /**
-     * The terminator `*** Add File` (and mode create) writes: `V4A_LINE_ENDING_LF` (default)
-     * or `V4A_LINE_ENDING_CRLF`.
-     */
-    uint32_t add_file_line_ending;
-    /**
-     * Which structured line diff to compute: `V4A_DIFF_STYLE_NONE` (default),
-     * `V4A_DIFF_STYLE_FULL` (every line) or `V4A_DIFF_STYLE_CHANGES` (changed lines with
-     * `diff_context` lines of context).
-     */
-    uint32_t diff_style;
-    /**
-     * Context lines around each change for `V4A_DIFF_STYLE_CHANGES`. Default 3.
-     */
-    uint32_t diff_context;
-    /**
-     * 1: add character-level segments to the changed lines of the structured diff.
-     * Default 0.
-     */
-    uint32_t refine;
-    /**
-     * Upper bound on search work per file, in line comparisons (`V4A_STATUS_SEARCH_BUDGET`
-     * above it). Must be greater than 0. Default 200,000,000.
-     */
-    uint64_t search_budget;
-} v4a_options;
-
-/**
- * A view of bytes owned by a v4a handle (or static, for the tool-kit strings).
- *
- * `ptr[len]` is always a NUL byte that `len` does not count, so `ptr` can be used as a C
- * string when the text holds no NUL of its own. The view stays valid until the handle that
- * owns it is freed. An absent value (no path, no suggestion, ...) is `{NULL, 0}`; a present
- * value always has a non-NULL `ptr`, even when it is empty.
- */
-typedef struct v4a_bytes {
-    /**
-     * The first byte (NULL only for an absent value).
-     */
-    const uint8_t *ptr;
-    /**
-     * The number of bytes, not counting the terminating NUL.
-     */
-    size_t len;
-} v4a_bytes;
-
-/**
- * A view of `uint32_t` values owned by a v4a handle.
- */
-typedef struct v4a_u32s {
-    /**
-     * The first value (NULL when `len` is 0).
-     */
-    const uint32_t *ptr;
-    /**
-     * The number of values.
-     */
-    size_t len;
-} v4a_u32s;
-
-/**
- * The error of a failed call: a status, the message written for the model that produced
- * the patch, and the structured diagnostics. Owned by the handle it was read from.
- */
-typedef struct v4a_error {
-    /**
-     * The status code (never `V4A_STATUS_OK`).
-     */
-    uint32_t status;
-    /**
-     * 1-based line of the patch text (as the caller gave it) where the problem is; 0 when
-     * absent.
-     */
-    uint32_t patch_line;
-    /**
-     * 1-based number of the failing hunk within its file operation; 0 when absent.
-     */
-    uint32_t hunk;
-    /**
-     * For not-found errors: the first line (1-based) of the closest region of the file; 0
-     * when absent.
-     */
-    uint32_t closest_start;
-    /**
-     * For not-found errors: the last line (1-based, inclusive) of the closest region; 0 when
-     * absent.
-     */
-    uint32_t closest_end;
-    /**
-     * Always 0.
-     */
-    uint32_t reserved;
-    /**
-     * How similar the closest region is to the hunk's old side, from 0.0 to 1.0 (0.0 when
-     * absent).
-     */
-    double closest_similarity;
-    /**
-     * For `V4A_STATUS_INVALID_UTF8`: the offset of the first invalid byte in the input named
-     * by `input`. `V4A_NO_OFFSET` when absent.
-     */
-    uint64_t byte_offset;
-    /**
-     * The message, written for the model that produced the patch (always present).
-     */
-    struct v4a_bytes message;
-    /**
-     * The file the failing operation works on, exactly as written in the patch; absent for a
-     * bare diff or an error that is not about one file operation.
-     */
-    struct v4a_bytes path;
-    /**
-     * For `V4A_STATUS_INVALID_UTF8`: which input is at fault (`"source"`, `"patch"`, ...).
-     */
-    struct v4a_bytes input;
-    /**
-     * For ambiguity: a concrete fix (an anchor line or context that makes the hunk unique).
-     */
-    struct v4a_bytes suggestion;
-    /**
-     * For not-found errors: the hunk rewritten with the file's real lines, ready to resend.
-     */
-    struct v4a_bytes corrected_hunk;
-    /**
-     * For ambiguity and overlap: the 1-based file lines of every candidate place.
-     */
-    struct v4a_u32s candidates;
-} v4a_error;
-
-/**
- * One file operation of a parsed patch.
- */
-typedef struct v4a_op {
-    /**
-     * `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE` (a move is an update with a
-     * `move_to`).
-     */
-    uint32_t kind;
-    /**
-     * The class of `path` (`V4A_PATH_*`): refuse to write anything but `V4A_PATH_RELATIVE`
-     * outside a sandbox.
-     */
-    uint32_t path_class;
-    /**
-     * The class of `move_to`; `V4A_PATH_EMPTY` when there is no `move_to`.
-     */
-    uint32_t move_to_class;
-    /**
-     * 1-based patch line of the operation's header.
-     */
-    uint32_t patch_line;
-    /**
-     * Number of hunks (1 for an Add File, 0 for a Delete File).
-     */
-    uint32_t hunk_count;
-    /**
-     * Always 0.
-     */
-    uint32_t reserved;
-    /**
-     * The path exactly as written (empty for a bare diff).
-     */
-    struct v4a_bytes path;
-    /**
-     * The `*** Move to:` destination exactly as written; absent (`{NULL, 0}`) without one.
-     */
-    struct v4a_bytes move_to;
-} v4a_op;
-
-/**
- * A view of the operations owned by a patch.
- */
-typedef struct v4a_ops {
-    /**
-     * The first operation (NULL when `len` is 0).
-     */
-    const struct v4a_op *ptr;
-    /**
-     * The number of operations.
-     */
-    size_t len;
-} v4a_ops;
-
-/**
- * The file text of one operation for `v4a_patch_apply` and `v4a_patch_reverse`.
- */
-typedef struct v4a_source {
-    /**
-     * The file's bytes; `(NULL, 0)` is an empty file.
-     */
-    const uint8_t *ptr;
-    /**
-     * The number of bytes.
-     */
-    size_t len;
-    /**
-     * 1: the file exists with these bytes. 0: there is no such file (an operation that reads
-     * it fails with `V4A_STATUS_MISSING_SOURCE`). Any other value is
-     * `V4A_STATUS_INVALID_ARGUMENT`.
-     */
-    uint32_t present;
-    /**
-     * Must be 0.
-     */
-    uint32_t reserved;
-} v4a_source;
-
-/**
- * The result of one file operation of a multi-file patch.
- */
-typedef struct v4a_file_result {
-    /**
-     * `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
-     */
-    uint32_t kind;
-    /**
-     * Always 0.
-     */
-    uint32_t reserved;
-    /**
-     * The path as written in the patch.
-     */
-    struct v4a_bytes path;
-    /**
-     * The destination when the file moves to another path; absent (`{NULL, 0}`) otherwise.
-     * Write the new text there and remove `path`.
-     */
-    struct v4a_bytes move_to;
-    /**
-     * The file's result (new text, original source, reports), owned by the result set:
-     * never pass it to `v4a_result_free`.
-     */
-    const struct v4a_result *result;
-} v4a_file_result;
-
-/**
- * A view of the file results owned by a result set.
- */
-typedef struct v4a_file_results {
-    /**
-     * The first file result (NULL when `len` is 0).
-     */
-    const struct v4a_file_result *ptr;
-    /**
-     * The number of file results.
-     */
-    size_t len;
-} v4a_file_results;
-
-/**
- * Where one hunk landed and how well it matched.
- */
-typedef struct v4a_hunk_report {
-    /**
-     * First line of the original text the hunk covers (1-based). For a pure insertion
-     * (`old_len` 0), the line before which the new lines were inserted.
-     */
-    uint32_t old_start;
-    /**
-     * Number of original lines the hunk covers (context and removed).
-     */
-    uint32_t old_len;
-    /**
-     * First line of the hunk in the new text (1-based).
-     */
-    uint32_t new_start;
-    /**
-     * Number of lines the hunk occupies in the new text (context and added).
-     */
-    uint32_t new_len;
-    /**
-     * The level its old side matched at (`V4A_LEVEL_*`).
-     */
-    uint32_t level;
-    /**
-     * The hunk's fuzz: its level's, its anchors', and 1000 for an end-of-file hunk found
-     * elsewhere.
-     */
-    uint32_t fuzz;
-    /**
-     * Candidate places considered at the deciding level.
-     */
-    uint32_t candidates;
-    /**
-     * `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order.
-     */
-    uint32_t flags;
-    /**
-     * 1-based patch line where the hunk starts.
-     */
-    uint32_t patch_line;
-    /**
-     * Always 0.
-     */
-    uint32_t reserved;
-    /**
-     * For each old-side line (context and removed, in order), the strictest level
-     * (`V4A_LEVEL_*`) it matches at. For an already-applied hunk, the levels of its new side.
-     */
-    struct v4a_u32s line_levels;
-} v4a_hunk_report;
-
-/**
- * A view of hunk reports owned by a result.
- */
-typedef struct v4a_hunk_reports {
-    /**
-     * The first report (NULL when `len` is 0).
-     */
-    const struct v4a_hunk_report *ptr;
-    /**
-     * The number of reports.
-     */
-    size_t len;
-} v4a_hunk_reports;
-
-/**
- * One entry of the structured line diff.
- */
-typedef struct v4a_diff_line {
-    /**
-     * `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
-     */
-    uint32_t kind;
-    /**
-     * 1-based number of the hunk the line belongs to (changed lines and the context lines of
-     * a hunk); 0 for none.
-     */
-    uint32_t hunk;
-    /**
-     * 1-based line in the original text; 0 for an added line.
-     */
-    uint32_t old_line;
-    /**
-     * 1-based line in the new text; 0 for a deleted line.
-     */
-    uint32_t new_line;
-    /**
-     * The line's text, terminator excluded.
-     */
-    struct v4a_bytes text;
-    /**
-     * Index of the line's first segment in `v4a_result_segments()`.
-     */
-    size_t segment_start;
-    /**
-     * Number of the line's segments; 0 when the line is unchanged, unpaired, or refinement
-     * was not requested or exceeded its limits.
-     */
-    size_t segment_count;
-} v4a_diff_line;
-
-/**
- * A view of diff lines owned by a result.
- */
-typedef struct v4a_diff_lines {
-    /**
-     * The first entry (NULL when `len` is 0).
-     */
-    const struct v4a_diff_line *ptr;
-    /**
-     * The number of entries.
-     */
-    size_t len;
-} v4a_diff_lines;
-
-/**
- * Character-level change of part of a line (see `v4a_options.refine`).
- */
-typedef struct v4a_segment {
-    /**
-     * `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
-     */
-    uint32_t kind;
-    /**
-     * Always 0.
-     */
-    uint32_t reserved;
-    /**
-     * Start byte offset in the line's text (at a grapheme-cluster boundary).
-     */
-    size_t start;
-    /**
-     * End byte offset (exclusive) in the line's text.
-     */
-    size_t end;
-} v4a_segment;
-
-/**
- * A view of segments owned by a result.
- */
-typedef struct v4a_segments {
-    /**
-     * The first segment (NULL when `len` is 0).
-     */
-    const struct v4a_segment *ptr;
-    /**
-     * The number of segments.
-     */
-    size_t len;
-} v4a_segments;
-
-/**
- * A run of changed lines of the edit script: `old_len` original lines from `old_start` were
- * replaced by `new_len` new lines from `new_start`.
- */
-typedef struct v4a_change {
-    /**
-     * First removed line of the original text (1-based, BOM excluded); for a pure insertion,
-     * the line before which lines were added.
-     */
-    uint32_t old_start;
-    /**
-     * Number of removed lines.
-     */
-    uint32_t old_len;
-    /**
-     * First added line of the new text (1-based); for a pure deletion, the line the removed
-     * lines would have preceded.
-     */
-    uint32_t new_start;
-    /**
-     * Number of added lines.
-     */
-    uint32_t new_len;
-    /**
-     * 1-based number of the hunk that made the change.
-     */
-    uint32_t hunk;
-} v4a_change;
-
-/**
- * A view of changes owned by a result.
- */
-typedef struct v4a_changes {
-    /**
-     * The first change (NULL when `len` is 0).
-     */
-    const struct v4a_change *ptr;
-    /**
-     * The number of changes.
-     */
-    size_t len;
-} v4a_changes;
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
-
-/**
- * The version of the loaded library (`"0.1.0"`), a static NUL-terminated string.
- */
-const char *v4a_version(void);
-
-/**
- * The ABI version of the loaded library; equal to `V4A_ABI_VERSION` when the header and the
- * library agree.
- */
-uint32_t v4a_abi_version(void);
-
-/**
- * The stable name of a status (`"AMBIGUOUS"` for `V4A_STATUS_AMBIGUOUS`), a static
- * NUL-terminated string; `"UNKNOWN"` for a code this library does not know.
- */
-const char *v4a_status_str(v4a_status status);
-
-/**
- * A one-line description of a status's category (`"ambiguous match"`), a static
- * NUL-terminated string; `"unknown status"` for a code this library does not know.
- */
-const char *v4a_status_category(v4a_status status);
-
-/**
- * The stable name of a match level (`"exact"`, `"trim_end"`, `"trim"`, `"collapse"`,
- * `"fold"`), a static NUL-terminated string; `"unknown"` for any other value.
- */
-const char *v4a_level_str(uint32_t level);
-
-#if defined(V4A_TEST_PANIC)
-/**
- * Test-only (cargo feature `test-panic`, define `V4A_TEST_PANIC` before including the
- * header): panics inside the boundary, which must return `V4A_STATUS_INTERNAL`.
- */
-v4a_status v4a_test_panic(void);
-#endif
-
-/**
- * Writes a V4A patch (`*** Update File:` envelope) that turns `old_text` into `new_text`,
- * with `context` lines of context, adding context or an `@@` anchor until every hunk is
- * unique. The patch applies back exactly: applying it to `old_text` gives `new_text` byte for
- * byte. Identical texts give an empty envelope. Differences a V4A patch cannot express (a
- * changed line terminator, an added or removed BOM) are `V4A_STATUS_INVALID_ARGUMENT`.
- *
- * Inputs are `(pointer, length)` UTF-8; `options` may be NULL. Stores a new text in
- * `*text_out` for every status except `V4A_STATUS_INTERNAL`; free it with `v4a_text_free`.
- */
-v4a_status v4a_make_patch(const uint8_t *old_text, size_t old_len, const uint8_t *new_text, size_t new_len, const uint8_t *path, size_t path_len, const struct v4a_generate_options *options, struct v4a_text **text_out);
-
-/**
- * `v4a_make_patch` for a file that also moves: the patch has `*** Move to: destination`
- * (omitted when the destination equals the path). Without a change and without a move, the
- * patch is an empty envelope.
- */
-v4a_status v4a_make_move_patch(const uint8_t *old_text, size_t old_len, const uint8_t *new_text, size_t new_len, const uint8_t *path, size_t path_len, const uint8_t *destination, size_t destination_len, const struct v4a_generate_options *options, struct v4a_text **text_out);
-
-/**
- * Writes a patch that adds `path` with `text` (`+` lines; a text without a final newline
- * ends with `\ No newline at end of file`). Inputs are `(pointer, length)` UTF-8. Stores a new
- * text in `*text_out` for every status except `V4A_STATUS_INTERNAL`.
- */
-v4a_status v4a_make_add_patch(const uint8_t *path, size_t path_len, const uint8_t *text, size_t text_len, struct v4a_text **text_out);
-
-/**
- * Writes a patch that deletes `path`. The path is a `(pointer, length)` UTF-8 input. Stores a
- * new text in `*text_out` for every status except `V4A_STATUS_INTERNAL`.
- */
-v4a_status v4a_make_delete_patch(const uint8_t *path, size_t path_len, struct v4a_text **text_out);
-
-/**
- * The form of `line` that the match level `level` (`V4A_LEVEL_*`) compares: trailing
- * whitespace removed (trim-end), surrounding whitespace removed (trim), whitespace runs
- * collapsed (collapse), Unicode folded (fold). For showing a model why two lines match.
- * The line is a `(pointer, length)` UTF-8 input. Stores a new text in `*text_out` for every
- * status except `V4A_STATUS_INTERNAL`.
- */
-v4a_status v4a_normalize(const uint8_t *line, size_t line_len, uint32_t level, struct v4a_text **text_out);
-
-/**
- * Fills `*options` with the defaults and sets its `struct_size`: every level up to fold, no
- * fuzz limit, no first-match, already-applied hunks are no-ops, the final-newline state is
- * kept, Add File writes LF, no structured diff (3 context lines if `diff_style` is set to
- * `V4A_DIFF_STYLE_CHANGES`), no refinement, a search budget of 200,000,000.
- * `V4A_STATUS_NULL_ARGUMENT` for NULL.
- */
-v4a_status v4a_options_init(struct v4a_options *options);
-
-/**
- * Fills `*options` with the generation defaults (3 context lines, at most 50 while making a
- * hunk unique) and sets its `struct_size`. `V4A_STATUS_NULL_ARGUMENT` for NULL.
- */
-v4a_status v4a_generate_options_init(struct v4a_generate_options *options);
-
-/**
- * Parses a patch (`*** Begin Patch` ... `*** End Patch`, or a bare diff) into its file
- * operations, accepting what models really send (CRLF, heredoc and Markdown wrappers, git
- * headers where a file header may stand). The text is a `(pointer, length)` UTF-8 input and
- * is not kept.
- *
- * Stores in `*patch_out` a new patch for every status except `V4A_STATUS_INTERNAL` (then it
- * is NULL): on `V4A_STATUS_OK` it holds the operations, on failure the error
- * (`V4A_STATUS_PATCH_SYNTAX` or `V4A_STATUS_TRUNCATED_PATCH` with the patch line, ...).
- * Free it with `v4a_patch_free`.
- */
-v4a_status v4a_patch_parse(const uint8_t *patch, size_t patch_len, struct v4a_patch **patch_out);
-
-/**
- * `v4a_patch_parse` accepting only the canonical form: the envelope, LF line endings,
- * markers written exactly, no wrappers (what the tool-kit grammar describes).
- */
-v4a_status v4a_patch_parse_strict(const uint8_t *patch, size_t patch_len, struct v4a_patch **patch_out);
-
-/**
- * Frees a patch and every view read from it. NULL is ignored. Callable from any thread, but
- * not while another thread still uses the patch. Result sets made from the patch stay valid.
- */
-void v4a_patch_free(struct v4a_patch *patch);
-
-/**
- * The patch's status: `V4A_STATUS_OK` when it parsed, else its error's status.
- * `V4A_STATUS_NULL_ARGUMENT` for NULL.
- */
-v4a_status v4a_patch_status(const struct v4a_patch *patch);
-
-/**
- * The parse error, owned by the patch; NULL when the patch parsed or for NULL.
- */
-const struct v4a_error *v4a_patch_error(const struct v4a_patch *patch);
-
-/**
- * The file operations in patch order (empty when the patch did not parse). The sources
- * passed to `v4a_patch_apply` are aligned with this array.
- */
-struct v4a_ops v4a_patch_ops(const struct v4a_patch *patch);
-
-/**
- * Applies every operation of a parsed patch, atomically: the engine computes every file's
- * result before returning any, so either all of them come back or one error does.
- *
- * `sources` holds one entry per operation, aligned with `v4a_patch_ops` (`sources_len` must
- * equal its length): the current bytes of the file each Update and Delete reads, with
- * `present = 1`; `present = 0` for a file that does not exist (`V4A_STATUS_MISSING_SOURCE`
- * if an operation reads it). Add File entries are not read. `(NULL, 0)` is accepted when the
- * patch has no operations. Sources must be UTF-8 and are not kept. `options` may be NULL.
- *
- * Stores in `*result_set_out` a new result set for every status except `V4A_STATUS_INTERNAL`
- * (then it is NULL); free it with `v4a_result_set_free`. A patch that did not parse gives
- * its parse error. The patch is only read: several threads may apply one patch at once.
- */
-v4a_status v4a_patch_apply(const struct v4a_patch *patch, const struct v4a_source *sources, size_t sources_len, const struct v4a_options *options, struct v4a_result_set **result_set_out);
-
-/**
- * Frees a result set, its file results and every view read from them. NULL is ignored.
- * Callable from any thread, but not while another thread still uses the set.
- */
-void v4a_result_set_free(struct v4a_result_set *result_set);
-
-/**
- * `V4A_STATUS_OK` when every operation succeeded, else the error's status.
- * `V4A_STATUS_NULL_ARGUMENT` for NULL.
- */
-v4a_status v4a_result_set_status(const struct v4a_result_set *result_set);
-
-/**
- * The error that stopped the patch (its `path` names the file), owned by the set; NULL on
- * success or for NULL.
- */
-const struct v4a_error *v4a_result_set_error(const struct v4a_result_set *result_set);
-
-/**
- * One result per file operation, in patch order (empty on failure).
- */
-struct v4a_file_results v4a_result_set_files(const struct v4a_result_set *result_set);
-
-/**
- * The summary other engines print, which models know: `Success. Updated the following
- * files:` then one `A path`, `M path` or `D path` line per operation (a move is
- * `M destination`). Empty on failure.
- */
-struct v4a_bytes v4a_result_set_summary(const struct v4a_result_set *result_set);
-
-/**
- * Writes the patch that undoes `patch`, given the sources it applies to (aligned with the
- * operations, as for `v4a_patch_apply`): Add and Delete swapped, moves back, each update's
- * change inverted; operations in reverse order. Applying the patch first, the reverse fails
- * with the same error the apply would. Stores a new text in `*text_out` for every status
- * except `V4A_STATUS_INTERNAL`; free it with `v4a_text_free`.
- */
-v4a_status v4a_patch_reverse(const struct v4a_patch *patch, const struct v4a_source *sources, size_t sources_len, const struct v4a_options *options, struct v4a_text **text_out);
-
-/**
- * Classifies a path as written in a patch, storing a `V4A_PATH_*` class in `*class_out`:
- * relative and inside the root, absolute, escaping with `..`, empty, containing NUL, or with
- * a drive prefix. Only `V4A_PATH_RELATIVE` is safe to write under a root. The path is a
- * `(pointer, length)` UTF-8 input. Returns `V4A_STATUS_INVALID_UTF8` for a path that is not
- * UTF-8 and `V4A_STATUS_NULL_ARGUMENT` for NULL pointers.
- */
-v4a_status v4a_classify_path(const uint8_t *path, size_t path_len, uint32_t *class_out);
 
 /**
  * Applies a single-file diff to `source`.
@@ -1157,7 +1106,13 @@ v4a_status v4a_classify_path(const uint8_t *path, size_t path_len, uint32_t *cla
  * `V4A_STATUS_INTERNAL` (then it is NULL); free it with `v4a_result_free`. A NULL
  * `result_out` is `V4A_STATUS_NULL_ARGUMENT`, and nothing is stored.
  */
-v4a_status v4a_apply(const uint8_t *source, size_t source_len, const uint8_t *diff, size_t diff_len, uint32_t mode, const struct v4a_options *options, struct v4a_result **result_out);
+v4a_status v4a_apply(const uint8_t *source,
+                     size_t source_len,
+                     const uint8_t *diff,
+                     size_t diff_len,
+                     v4a_mode mode,
+                     const struct v4a_options *options,
+                     struct v4a_result **result_out);
 
 /**
  * `v4a_apply` with the mode given by name: `"update"`, `"create"`, `"delete"` or `"move"`
@@ -1165,7 +1120,29 @@ v4a_status v4a_apply(const uint8_t *source, size_t source_len, const uint8_t *di
  * `V4A_STATUS_UNSUPPORTED_MODE`, with a message for the model that names the valid modes.
  * The name is a `(pointer, length)` UTF-8 input; everything else is as `v4a_apply`.
  */
-v4a_status v4a_apply_mode_name(const uint8_t *source, size_t source_len, const uint8_t *diff, size_t diff_len, const uint8_t *mode_name, size_t mode_name_len, const struct v4a_options *options, struct v4a_result **result_out);
+v4a_status v4a_apply_mode_name(const uint8_t *source,
+                               size_t source_len,
+                               const uint8_t *diff,
+                               size_t diff_len,
+                               const uint8_t *mode_name,
+                               size_t mode_name_len,
+                               const struct v4a_options *options,
+                               struct v4a_result **result_out);
+
+/**
+ * Fills `*options` with the defaults and sets its `struct_size`: every level up to fold, no
+ * fuzz limit, no first-match, already-applied hunks are no-ops, the final-newline state is
+ * kept, Add File writes LF, no structured diff (3 context lines if `diff_style` is set to
+ * `V4A_DIFF_STYLE_CHANGES`), no refinement, a search budget of 200,000,000.
+ * `V4A_STATUS_NULL_ARGUMENT` for NULL.
+ */
+v4a_status v4a_options_init(struct v4a_options *options);
+
+/**
+ * Fills `*options` with the generation defaults (3 context lines, at most 50 while making a
+ * hunk unique) and sets its `struct_size`. `V4A_STATUS_NULL_ARGUMENT` for NULL.
+ */
+v4a_status v4a_generate_options_init(struct v4a_generate_options *options);
 
 /**
  * Frees a result made by `v4a_apply` or `v4a_apply_mode_name`, and every view read from it.
@@ -1234,23 +1211,14 @@ struct v4a_segments v4a_result_segments(const struct v4a_result *result);
 struct v4a_changes v4a_result_changes(const struct v4a_result *result);
 
 /**
- * Renders a unified diff from the parts of a result that a binding copied before freeing it:
- * the original `source` and new `text`, the `path` and move `destination` as written
- * (`(NULL, 0)` when absent) and the edit script (`changes`, as `v4a_result_changes` gave it).
- * The same text as `v4a_result_unified_diff` on the live result. Stores a new text in
- * `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`.
- * An edit script the texts cannot have (changes out of order, overlapping, or past the end
- * of a text) is `V4A_STATUS_INVALID_ARGUMENT`, its message naming the change.
- */
-v4a_status v4a_unified_diff(const uint8_t *source, size_t source_len, const uint8_t *text, size_t text_len, const uint8_t *path, size_t path_len, const uint8_t *destination, size_t destination_len, const struct v4a_change *changes, size_t changes_len, uint32_t context, struct v4a_text **text_out);
-
-/**
  * Renders the change as a unified diff (`---`/`+++`/`@@ -a,b +c,d @@`) with `context` lines
  * of context, for logs and review; empty when nothing changed. Stores a new text in
  * `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`;
  * a result that holds an error gives `V4A_STATUS_INVALID_ARGUMENT`.
  */
-v4a_status v4a_result_unified_diff(const struct v4a_result *result, uint32_t context, struct v4a_text **text_out);
+v4a_status v4a_result_unified_diff(const struct v4a_result *result,
+                                   uint32_t context,
+                                   struct v4a_text **text_out);
 
 /**
  * Frees a text and every view read from it. NULL is ignored. Callable from any thread, but
@@ -1275,14 +1243,212 @@ struct v4a_bytes v4a_text_bytes(const struct v4a_text *text);
 const struct v4a_error *v4a_text_error(const struct v4a_text *text);
 
 /**
- * Stores in `*schema_out` the tool definition (JSON text) of a flavour (`V4A_FLAVOR_*`:
- * OpenAI function calling, OpenAI custom tool with a Lark grammar, Anthropic tool use, MCP)
- * and a shape (`V4A_SHAPE_INPUT`: the whole patch per call, tool `apply_patch`;
- * `V4A_SHAPE_FILE`: one file per call with `path`, `mode`, `diff`, tool `patch_file`).
- * The view is static: valid for the life of the process, never freed.
- * `V4A_STATUS_INVALID_ARGUMENT` (and `{NULL, 0}`) for an unknown flavour or shape.
+ * Renders a unified diff from the parts of a result that a binding copied before freeing it
+ * (see `v4a_unified_diff_input`): the same text as `v4a_result_unified_diff` on the live
+ * result. Stores a new text in `*text_out` (free it with `v4a_text_free`) for every status
+ * except `V4A_STATUS_INTERNAL`. A NULL `input` is `V4A_STATUS_NULL_ARGUMENT`. An edit script
+ * the texts cannot have (changes out of order, overlapping, or past the end of a text) is
+ * `V4A_STATUS_INVALID_ARGUMENT`, its message naming the change.
  */
-v4a_status v4a_tool_schema(uint32_t flavor, uint32_t shape, struct v4a_bytes *schema_out);
+v4a_status v4a_unified_diff(const struct v4a_unified_diff_input *input,
+                            struct v4a_text **text_out);
+
+/**
+ * Parses a patch (`*** Begin Patch` ... `*** End Patch`, or a bare diff) into its file
+ * operations, accepting what models really send (CRLF, heredoc and Markdown wrappers, git
+ * headers where a file header may stand). The text is a `(pointer, length)` UTF-8 input and
+ * is not kept.
+ *
+ * Stores in `*patch_out` a new patch for every status except `V4A_STATUS_INTERNAL` (then it
+ * is NULL): on `V4A_STATUS_OK` it holds the operations, on failure the error
+ * (`V4A_STATUS_PATCH_SYNTAX` or `V4A_STATUS_TRUNCATED_PATCH` with the patch line, ...).
+ * Free it with `v4a_patch_free`.
+ */
+v4a_status v4a_patch_parse(const uint8_t *patch,
+                           size_t patch_len,
+                           struct v4a_patch **patch_out);
+
+/**
+ * `v4a_patch_parse` accepting only the canonical form: the envelope, LF line endings,
+ * markers written exactly, no wrappers (what the tool-kit grammar describes).
+ */
+v4a_status v4a_patch_parse_strict(const uint8_t *patch,
+                                  size_t patch_len,
+                                  struct v4a_patch **patch_out);
+
+/**
+ * Frees a patch and every view read from it. NULL is ignored. Callable from any thread, but
+ * not while another thread still uses the patch. Result sets made from the patch stay valid.
+ */
+void v4a_patch_free(struct v4a_patch *patch);
+
+/**
+ * The patch's status: `V4A_STATUS_OK` when it parsed, else its error's status.
+ * `V4A_STATUS_NULL_ARGUMENT` for NULL.
+ */
+v4a_status v4a_patch_status(const struct v4a_patch *patch);
+
+/**
+ * The parse error, owned by the patch; NULL when the patch parsed or for NULL.
+ */
+const struct v4a_error *v4a_patch_error(const struct v4a_patch *patch);
+
+/**
+ * The file operations in patch order (empty when the patch did not parse). The sources
+ * passed to `v4a_patch_apply` are aligned with this array.
+ */
+struct v4a_ops v4a_patch_ops(const struct v4a_patch *patch);
+
+/**
+ * Applies every operation of a parsed patch, atomically: the engine computes every file's
+ * result before returning any, so either all of them come back or one error does.
+ *
+ * `sources` holds one entry per operation, aligned with `v4a_patch_ops` (`sources_len` must
+ * equal its length): the current bytes of the file each Update and Delete reads, with
+ * `present = 1`; `present = 0` for a file that does not exist (`V4A_STATUS_MISSING_SOURCE`
+ * if an operation reads it). Add File entries are not read. `(NULL, 0)` is accepted when the
+ * patch has no operations. Sources must be UTF-8 and are not kept. `options` may be NULL.
+ *
+ * Stores in `*result_set_out` a new result set for every status except `V4A_STATUS_INTERNAL`
+ * (then it is NULL); free it with `v4a_result_set_free`. A patch that did not parse gives
+ * its parse error. The patch is only read: several threads may apply one patch at once.
+ */
+v4a_status v4a_patch_apply(const struct v4a_patch *patch,
+                           const struct v4a_source *sources,
+                           size_t sources_len,
+                           const struct v4a_options *options,
+                           struct v4a_result_set **result_set_out);
+
+/**
+ * Writes the patch that undoes `patch`, given the sources it applies to (aligned with the
+ * operations, as for `v4a_patch_apply`): Add and Delete swapped, moves back, each update's
+ * change inverted; operations in reverse order. Applying the patch first, the reverse fails
+ * with the same error the apply would. Stores a new text in `*text_out` for every status
+ * except `V4A_STATUS_INTERNAL`; free it with `v4a_text_free`.
+ */
+v4a_status v4a_patch_reverse(const struct v4a_patch *patch,
+                             const struct v4a_source *sources,
+                             size_t sources_len,
+                             const struct v4a_options *options,
+                             struct v4a_text **text_out);
+
+/**
+ * Classifies a path as written in a patch, storing a `V4A_PATH_*` class in `*class_out`:
+ * relative and inside the root, absolute, escaping with `..`, empty, containing NUL, or with
+ * a drive prefix. Only `V4A_PATH_RELATIVE` is safe to write under a root. The path is a
+ * `(pointer, length)` UTF-8 input. Returns `V4A_STATUS_INVALID_UTF8` for a path that is not
+ * UTF-8 and `V4A_STATUS_NULL_ARGUMENT` for NULL pointers.
+ */
+v4a_status v4a_classify_path(const uint8_t *path,
+                             size_t path_len,
+                             v4a_path_class *class_out);
+
+/**
+ * Frees a result set, its file results and every view read from them. NULL is ignored.
+ * Callable from any thread, but not while another thread still uses the set.
+ */
+void v4a_result_set_free(struct v4a_result_set *result_set);
+
+/**
+ * `V4A_STATUS_OK` when every operation succeeded, else the error's status.
+ * `V4A_STATUS_NULL_ARGUMENT` for NULL.
+ */
+v4a_status v4a_result_set_status(const struct v4a_result_set *result_set);
+
+/**
+ * The error that stopped the patch (its `path` names the file), owned by the set; NULL on
+ * success or for NULL.
+ */
+const struct v4a_error *v4a_result_set_error(const struct v4a_result_set *result_set);
+
+/**
+ * One result per file operation, in patch order (empty on failure).
+ */
+struct v4a_file_results v4a_result_set_files(const struct v4a_result_set *result_set);
+
+/**
+ * The summary other engines print, which models know: `Success. Updated the following
+ * files:` then one `A path`, `M path` or `D path` line per operation (a move is
+ * `M destination`). Empty on failure.
+ */
+struct v4a_bytes v4a_result_set_summary(const struct v4a_result_set *result_set);
+
+/**
+ * Writes a V4A patch (`*** Update File:` envelope) that turns `old_text` into `new_text`,
+ * with `context` lines of context, adding context or an `@@` anchor until every hunk is
+ * unique. The patch applies back exactly: applying it to `old_text` gives `new_text` byte for
+ * byte. Identical texts give an empty envelope. Differences a V4A patch cannot express (a
+ * changed line terminator, an added or removed BOM) are `V4A_STATUS_INVALID_ARGUMENT`.
+ *
+ * Inputs are `(pointer, length)` UTF-8; `options` may be NULL. Stores a new text in
+ * `*text_out` for every status except `V4A_STATUS_INTERNAL`; free it with `v4a_text_free`.
+ */
+v4a_status v4a_make_patch(const uint8_t *old_text,
+                          size_t old_len,
+                          const uint8_t *new_text,
+                          size_t new_len,
+                          const uint8_t *path,
+                          size_t path_len,
+                          const struct v4a_generate_options *options,
+                          struct v4a_text **text_out);
+
+/**
+ * `v4a_make_patch` for a file that also moves: the patch has `*** Move to: destination`
+ * (omitted when the destination equals the path). Without a change and without a move, the
+ * patch is an empty envelope.
+ */
+v4a_status v4a_make_move_patch(const uint8_t *old_text,
+                               size_t old_len,
+                               const uint8_t *new_text,
+                               size_t new_len,
+                               const uint8_t *path,
+                               size_t path_len,
+                               const uint8_t *destination,
+                               size_t destination_len,
+                               const struct v4a_generate_options *options,
+                               struct v4a_text **text_out);
+
+/**
+ * Writes a patch that adds `path` with `text` (`+` lines; a text without a final newline
+ * ends with `\ No newline at end of file`). Inputs are `(pointer, length)` UTF-8. Stores a new
+ * text in `*text_out` for every status except `V4A_STATUS_INTERNAL`.
+ */
+v4a_status v4a_make_add_patch(const uint8_t *path,
+                              size_t path_len,
+                              const uint8_t *text,
+                              size_t text_len,
+                              struct v4a_text **text_out);
+
+/**
+ * Writes a patch that deletes `path`. The path is a `(pointer, length)` UTF-8 input. Stores a
+ * new text in `*text_out` for every status except `V4A_STATUS_INTERNAL`.
+ */
+v4a_status v4a_make_delete_patch(const uint8_t *path,
+                                 size_t path_len,
+                                 struct v4a_text **text_out);
+
+/**
+ * The form of `line` that the match level `level` (`V4A_LEVEL_*`) compares: trailing
+ * whitespace removed (trim-end), surrounding whitespace removed (trim), whitespace runs
+ * collapsed (collapse), Unicode folded (fold). For showing a model why two lines match.
+ * The line is a `(pointer, length)` UTF-8 input. Stores a new text in `*text_out` for every
+ * status except `V4A_STATUS_INTERNAL`.
+ */
+v4a_status v4a_normalize(const uint8_t *line,
+                         size_t line_len,
+                         v4a_level level,
+                         struct v4a_text **text_out);
+
+/**
+ * The tool definition (JSON text) of a flavour (`V4A_FLAVOR_*`: OpenAI function calling,
+ * OpenAI custom tool with a Lark grammar, Anthropic tool use, MCP) and a shape
+ * (`V4A_SHAPE_INPUT`: the whole patch per call, tool `apply_patch`; `V4A_SHAPE_FILE`: one
+ * file per call with `path`, `mode`, `diff`, tool `patch_file`). Static, like the other
+ * tool-kit getters: valid for the life of the process, never freed. Absent (`{NULL, 0}`)
+ * for a flavour or shape that names no constant.
+ */
+struct v4a_bytes v4a_tool_schema(v4a_flavor flavor,
+                                 v4a_shape shape);
 
 /**
  * The Lark grammar of a whole patch in the canonical form (`tools/v4a.lark`). Static.
@@ -1301,6 +1467,43 @@ struct v4a_bytes v4a_file_grammar(void);
  * errors. Static.
  */
 struct v4a_bytes v4a_instructions(void);
+
+/**
+ * The version of the loaded library (`"0.1.0"`), a static NUL-terminated string.
+ */
+const char *v4a_version(void);
+
+/**
+ * The ABI version of the loaded library; equal to `V4A_ABI_VERSION` when the header and the
+ * library agree.
+ */
+uint32_t v4a_abi_version(void);
+
+/**
+ * The stable name of a status (`"AMBIGUOUS"` for `V4A_STATUS_AMBIGUOUS`), a static
+ * NUL-terminated string; `"UNKNOWN"` for a code this library does not know.
+ */
+const char *v4a_status_str(v4a_status status);
+
+/**
+ * A one-line description of a status's category (`"ambiguous match"`), a static
+ * NUL-terminated string; `"unknown status"` for a code this library does not know.
+ */
+const char *v4a_status_category(v4a_status status);
+
+/**
+ * The stable name of a match level (`"exact"`, `"trim_end"`, `"trim"`, `"collapse"`,
+ * `"fold"`), a static NUL-terminated string; `"unknown"` for any other value.
+ */
+const char *v4a_level_str(v4a_level level);
+
+#if defined(V4A_TEST_PANIC)
+/**
+ * Test-only (cargo feature `test-panic`, define `V4A_TEST_PANIC` before including the
+ * header): panics inside the boundary, which must return `V4A_STATUS_INTERNAL`.
+ */
+v4a_status v4a_test_panic(void);
+#endif
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -23,10 +23,14 @@ command -v python3 >/dev/null || {
 # The grammar test needs the `lark` package; install it for this user if it is missing.
 if ! python3 -c 'import lark' 2>/dev/null; then
   step "installing the lark Python package"
-  python3 -m pip install --quiet lark 2>/dev/null \
-    || python3 -m pip install --quiet --break-system-packages lark \
+  python3 -m pip install --quiet "lark==1.3.1" 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages "lark==1.3.1" \
     || die "could not install lark with pip"
 fi
+
+# `quick`: the edit loop (fmt, clippy, the Rust tests); no C, Go, C# or release runs.
+quick=0
+[ "${1:-}" = quick ] && quick=1
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -36,6 +40,14 @@ cargo clippy --all-targets --locked -- -D warnings
 
 step "cargo test (unit, vectors, properties, grammar, doc tests)"
 cargo test --locked
+
+if [ "$quick" = 1 ]; then
+  step "quick tier done (bash scripts/test-all.sh runs everything)"
+  exit 0
+fi
+
+step "MCP server with real clients (Python SDK mcp 2.3.0, MCP Inspector 2.12.0)"
+bash crates/cli/tests/mcp/run.sh
 
 step "hostile inputs (release build: 1 GB source, 10M lines, 50 MB line, ...)"
 cargo test --locked --release --test hostile
@@ -69,8 +81,8 @@ if [ "$(cbindgen --version 2>/dev/null)" != "cbindgen $cbindgen_version" ]; then
     || die "could not install cbindgen $cbindgen_version with cargo install"
 fi
 
-step "C ABI: cmake configure and build (cargo release builds of libv4a and its test variant)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+step "C ABI: cmake configure and build (cargo release builds of libv4a and its test variant, in target/)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DV4A_SANITIZER_TESTS=ON -DV4A_VALGRIND_TESTS=ON
 cmake --build build --parallel "$(nproc)"
 
 step "C ABI: ctest (C API, every vector through C, 100 MB, threads, soak (native, ASan+UBSan, helgrind, DRD), leak check, ASan+UBSan, valgrind, header, install)"

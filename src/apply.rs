@@ -6,7 +6,8 @@ use std::str::FromStr;
 use crate::build::{build_add, build_update};
 use crate::error::{Diagnostics, Error, Status};
 use crate::locate::locate_hunks;
-use crate::options::Options;
+use crate::merge;
+use crate::options::{DiffStyle, Options};
 use crate::patch::{parse_patch, FileOp, Hunk, LineKind, OpKind, Patch};
 use crate::report::{finish, ApplyResult, HunkReport};
 use crate::text::{strip_bom, Lines};
@@ -75,6 +76,47 @@ impl FromStr for Mode {
 /// assert_eq!(r.fuzz, 0);
 /// ```
 pub fn apply(source: &str, diff: &str, mode: Mode, opts: &Options) -> Result<ApplyResult, Error> {
+    apply_single(source, None, diff, mode, opts)
+}
+
+/// Applies a single-file diff written against `base` to `source`, the text as it is now.
+///
+/// The hunks are located in `base` (the usual levels and rules apply there), and the change
+/// is merged into `source`. When `base` equals `source`, the result is exactly
+/// [`apply`]'s. A hunk whose lines were also changed in `source` is a [`Status::Conflict`]
+/// error showing the three versions of those lines. When a hunk is not found in `base`, the
+/// plain apply to `source` is tried; if that fails too, the error says that the file changed
+/// since the model read it.
+///
+/// ```
+/// use v4a::{apply_with_base, Mode, Options};
+/// let base = "def f():\n    return 1\n\ndef g():\n    return 1\n";
+/// // Since the model read the file, someone added a line at the top.
+/// let current = format!("import os\n{base}");
+/// // The hunk's lines occur twice; the anchor names `g`, as seen in the base.
+/// let diff = "@@ def g():\n-    return 1\n+    return 2\n";
+/// let r = apply_with_base(&current, base, diff, Mode::Update, &Options::default()).unwrap();
+/// assert_eq!(r.text, "import os\ndef f():\n    return 1\n\ndef g():\n    return 2\n");
+/// assert!(r.hunks[0].merged);
+/// assert_eq!(r.hunks[0].old_start, 6);
+/// ```
+pub fn apply_with_base(
+    source: &str,
+    base: &str,
+    diff: &str,
+    mode: Mode,
+    opts: &Options,
+) -> Result<ApplyResult, Error> {
+    apply_single(source, Some(base), diff, mode, opts)
+}
+
+fn apply_single(
+    source: &str,
+    base: Option<&str>,
+    diff: &str,
+    mode: Mode,
+    opts: &Options,
+) -> Result<ApplyResult, Error> {
     opts.validate()?;
     if mode == Mode::Delete {
         return apply_delete_mode(source, diff, opts);
@@ -90,7 +132,7 @@ pub fn apply(source: &str, diff: &str, mode: Mode, opts: &Options) -> Result<App
             if op.kind != OpKind::Update {
                 return Err(mode_mismatch(op, mode));
             }
-            update(source, op, opts)
+            update_on(source, base, op, opts)
         }
     }
 }
@@ -226,6 +268,32 @@ fn whole_file(source: &str, text: String, path: &str, opts: &Options) -> ApplyRe
     a
 }
 
+/// Applies an Update operation's hunks to `source`; with a `base` (the text the model saw),
+/// the hunks are located there and the change merged into `source`.
+fn update_on(
+    source: &str,
+    base: Option<&str>,
+    op: &FileOp,
+    opts: &Options,
+) -> Result<ApplyResult, Error> {
+    let Some(base) = base.filter(|b| *b != source) else {
+        return update(source, op, opts);
+    };
+    let on_base = Options {
+        diff: DiffStyle::None,
+        ..opts.clone()
+    };
+    let patched = match update(base, op, &on_base) {
+        Ok(r) => r,
+        // Not in the base (the model miscopied it): the plain apply to the current text,
+        // with its usual guarantees, else the base's error told that the file changed.
+        Err(e) => return update(source, op, opts).map_err(|_| merge::drifted(e, base, source)),
+    };
+    let mut merged = merge::merge(&patched, source)?;
+    finish(&mut merged, opts);
+    Ok(merged)
+}
+
 /// Applies an Update operation's hunks to `source`.
 fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
     let (bom, body) = strip_bom(source);
@@ -250,6 +318,7 @@ fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Erro
             already_applied: p.already_applied,
             end_of_file: p.end_of_file,
             out_of_order: p.out_of_order,
+            merged: false,
             patch_line: h.patch_line,
         })
         .collect::<Vec<_>>();
@@ -347,12 +416,62 @@ where
 /// only). Suits callers that hold sources in an array aligned with `patch.ops`, like the C ABI.
 pub fn apply_patch_indexed<S, F>(
     patch: &Patch,
-    mut sources: F,
+    sources: F,
     opts: &Options,
 ) -> Result<PatchResult, Error>
 where
     S: AsRef<[u8]>,
     F: FnMut(usize, &FileOp) -> Option<S>,
+{
+    apply_ops(patch, sources, |_, _| None::<&[u8]>, opts)
+}
+
+/// [`apply_patch`] with the texts the model saw: `bases(path)` returns, for a file the patch
+/// updates, the content it was shown when it wrote the patch (`None`: unknown). Those files'
+/// hunks are located in their base and merged into the current text, as
+/// [`apply_with_base`] does; a hunk whose lines also changed since is a
+/// [`Status::Conflict`] and nothing is applied.
+///
+/// ```
+/// let patch = v4a::parse_patch(
+///     "*** Begin Patch\n*** Update File: a.txt\n@@\n x\n-y\n+Y\n*** End Patch\n",
+/// ).unwrap();
+/// let current = "new first line\nx\ny\n";
+/// let r = v4a::apply_patch_with_bases(&patch, |_| Some(current), |_| Some("x\ny\n"),
+///     &v4a::Options::default()).unwrap();
+/// assert_eq!(r.files[0].applied.text, "new first line\nx\nY\n");
+/// ```
+pub fn apply_patch_with_bases<S, F, B, G>(
+    patch: &Patch,
+    mut sources: F,
+    mut bases: G,
+    opts: &Options,
+) -> Result<PatchResult, Error>
+where
+    S: AsRef<[u8]>,
+    F: FnMut(&str) -> Option<S>,
+    B: AsRef<[u8]>,
+    G: FnMut(&str) -> Option<B>,
+{
+    apply_ops(
+        patch,
+        |_, op| sources(&op.path),
+        |_, op| bases(&op.path),
+        opts,
+    )
+}
+
+fn apply_ops<S, F, B, G>(
+    patch: &Patch,
+    mut sources: F,
+    mut bases: G,
+    opts: &Options,
+) -> Result<PatchResult, Error>
+where
+    S: AsRef<[u8]>,
+    F: FnMut(usize, &FileOp) -> Option<S>,
+    B: AsRef<[u8]>,
+    G: FnMut(usize, &FileOp) -> Option<B>,
 {
     opts.validate()?;
     let mut files = Vec::with_capacity(patch.ops.len());
@@ -392,7 +511,15 @@ where
                 if op.kind == OpKind::Delete {
                     whole_file(text, String::new(), &op.path, opts)
                 } else {
-                    update(text, op, opts)?
+                    let base = bases(i, op);
+                    let base = match &base {
+                        Some(b) => Some(
+                            std::str::from_utf8(b.as_ref())
+                                .map_err(|e| Error::invalid_utf8("base", e).with_path(&op.path))?,
+                        ),
+                        None => None,
+                    };
+                    update_on(text, base, op, opts)?
                 }
             }
         };

@@ -307,6 +307,7 @@ mod tests {
         }
         assert_eq!(Status::Ambiguous.code(), 9);
         assert_eq!(Status::Internal.code(), 16);
-        assert_eq!(Status::from_code(17), None);
+        assert_eq!(Status::InconsistentIndentation.code(), 22);
+        assert_eq!(Status::from_code(23), None);
     }
 }

@@ -32,6 +32,7 @@ pub mod error;
 mod generate;
 mod level;
 mod locate;
+mod merge;
 mod options;
 pub mod patch;
 pub mod report;
@@ -39,12 +40,14 @@ mod text;
 pub mod tools;
 
 pub use apply::{
-    apply, apply_bytes, apply_patch, apply_patch_indexed, FileResult, Mode, PatchResult,
+    apply, apply_bytes, apply_patch, apply_patch_indexed, apply_patch_with_bases, apply_with_base,
+    FileResult, Mode, PatchResult,
 };
 pub use build::Change;
 pub use error::{ClosestRegion, Diagnostics, Error, Status};
 pub use generate::{
-    make_add_patch, make_delete_patch, make_move_patch, make_patch, reverse, GenerateOptions,
+    make_add_patch, make_delete_patch, make_move_patch, make_patch, reverse, reverse_applied,
+    GenerateOptions,
 };
 pub use level::{normalize, normalized, Level};
 pub use options::{DiffStyle, LineEnding, Options};
@@ -58,3 +61,13 @@ pub use report::{ApplyResult, DiffKind, DiffLine, HunkReport, Segment};
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The Rust guide's examples (`docs/rust.md`), compiled and run as doc tests.
+#[doc = include_str!("../docs/rust.md")]
+#[cfg(doctest)]
+pub struct RustGuideDoctests;
+
+/// The tool kit guide's examples (`docs/tools.md`), compiled and run as doc tests.
+#[doc = include_str!("../docs/tools.md")]
+#[cfg(doctest)]
+pub struct ToolsGuideDoctests;

@@ -193,3 +193,54 @@ fn generation_on_periodic_files_and_terminator_changes() {
     let e = v4a::make_patch("a\n", "a\r\n", "x", &v4a::GenerateOptions::default()).unwrap_err();
     assert_eq!(e.status(), Status::InvalidArgument);
 }
+
+#[test]
+fn reverse_says_which_state_the_files_are_in() {
+    let patch = v4a::parse_patch(
+        "*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n*** Delete File: d\n*** End Patch\n",
+    )
+    .unwrap();
+    let opts = Options::default();
+    // Given the files after the patch, the reverse from the files before is refused with the
+    // reason, never an empty patch.
+    let patched = |p: &str| match p {
+        "a" => Some("x\nY\n"),
+        "d" => Some("gone\n"),
+        _ => None,
+    };
+    let err = v4a::reverse(&patch, patched, &opts).unwrap_err();
+    assert_eq!(err.status(), Status::AlreadyApplied);
+    assert_eq!(
+        err.message(),
+        "hunk 1 of a (patch line 3) is already applied: these files look patched. Reverse the \
+         patch from the files after it (`v4a reverse --applied`, `reverse_applied`)"
+    );
+    // A Delete cannot be reversed from the files after it: the patch lacks the text.
+    let err = v4a::reverse_applied(&patch, |p| (p == "a").then_some("x\nY\n"), &opts).unwrap_err();
+    assert_eq!(err.status(), Status::InvalidArgument);
+    assert!(err
+        .message()
+        .starts_with("cannot reverse \"*** Delete File: d\""));
+    // Without the Delete, the files after give the reverse; the files before are refused.
+    let patch = v4a::parse_patch(
+        "*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n*** Add File: n\n+new\n*** End Patch\n",
+    )
+    .unwrap();
+    let after = |p: &str| match p {
+        "a" => Some("x\nY\n"),
+        "n" => Some("new\n"),
+        _ => None,
+    };
+    assert_eq!(
+        v4a::reverse_applied(&patch, after, &opts).unwrap(),
+        "*** Begin Patch\n*** Delete File: n\n*** Update File: a\n@@\n x\n-Y\n+y\n*** End Patch\n"
+    );
+    let before = |p: &str| match p {
+        "a" => Some("x\ny\n"),
+        "n" => Some("new\n"),
+        _ => None,
+    };
+    let err = v4a::reverse_applied(&patch, before, &opts).unwrap_err();
+    assert_eq!(err.status(), Status::AlreadyApplied);
+    assert!(err.message().contains("is not applied in these files"));
+}

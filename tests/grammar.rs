@@ -1,7 +1,7 @@
 //! The tool-calling kit against the engine: the Lark grammar (loaded by Python's `lark`) must
 //! accept every vector patch that v4a's strict parser accepts and reject every one it rejects
 //! with a syntax error; the JSON tool definitions must have their platforms' structure. The
-//! checks live in `tests/grammar/check_tools.py`, which installs `lark` with pip if missing.
+//! checks live in `tests/grammar/check_tools.py`, which needs `lark` (scripts/test-all.sh installs it).
 
 use std::path::Path;
 use std::process::Command;

@@ -255,4 +255,51 @@ proptest! {
         prop_assert_eq!(back.files[1].target(), "a.txt");
         prop_assert_eq!(&back.files[1].applied.text, &source, "undo:\n{}", undo);
     }
+
+    /// The reverse written from the files after the patch undoes it too; and the reverse
+    /// written from the files before, given the patched files instead, is an error that says
+    /// so, never an empty patch.
+    #[test]
+    fn reverse_from_the_applied_files_undoes((old, edits, eol, final_newline, bom) in case()) {
+        prop_assume!(!edits.is_empty());
+        let source = join(&old, eol, final_newline, bom);
+        let patch = format!(
+            "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n{}*** Add File: n.txt\n+new\n*** End Patch\n",
+            write_patch(&old, &edits)
+        );
+        let parsed = parse_patch(&patch).unwrap();
+        let opts = Options::default();
+        let forward = v4a::apply_patch(&parsed, |_| Some(source.as_str()), &opts).unwrap();
+        prop_assume!(eol == "\n" || forward.files[0].applied.text.contains(eol));
+        // The written patches never say "\ No newline at end of file", so they do not carry
+        // a missing final newline of the source: the files after cannot tell it.
+        prop_assume!(final_newline);
+        let moved = forward.files[0].applied.text.clone();
+        let after = |p: &str| match p {
+            "b.txt" => Some(moved.clone()),
+            "n.txt" => Some("new\n".to_string()),
+            _ => None,
+        };
+        let undo = match v4a::reverse_applied(&parsed, after, &opts) {
+            Ok(u) => u,
+            // The inverted hunk can be ambiguous in the patched text (the patch wrote a line
+            // that occurs twice there): a refusal, never a wrong reverse.
+            Err(e) if e.status() == v4a::Status::Ambiguous => return Ok(()),
+            Err(e) => return Err(TestCaseError::fail(format!("{}\npatch:\n{patch}", e.message()))),
+        };
+        let back = v4a::apply_patch(&parse_patch(&undo).unwrap(), after, &opts).unwrap();
+        prop_assert_eq!(back.files[1].target(), "a.txt");
+        prop_assert_eq!(&back.files[1].applied.text, &source, "undo:\n{}", undo);
+        let has_deletions = parsed.ops[0].hunks.iter().any(|h| h.has_deletions());
+        if has_deletions && moved != source {
+            // `reverse` given the patched files: the patch is already applied there.
+            let wrong = v4a::reverse(&parsed, |p: &str| match p {
+                "a.txt" => Some(moved.clone()),
+                _ => None,
+            }, &opts);
+            if let Ok(u) = &wrong {
+                prop_assert!(u.contains("@@"), "an empty reverse: {}", u);
+            }
+        }
+    }
 }

@@ -44,17 +44,19 @@ fi
 command -v cargo >/dev/null || die "cargo is not installed: install Rust from https://rustup.rs"
 step "native library: cargo build --release"
 (cd "$root" && cargo build --release --locked --package libv4a)
+# The binding loads "libv4a" (Native.Library): libv4a.so, libv4a.dylib, or libv4a.dll, which
+# on Windows is cargo's v4a.dll renamed, so that it does not clash with the managed V4A.dll.
 case "$(uname -s)" in
-  Darwin) native="$root/target/release/libv4a.dylib" ;;
-  MINGW* | MSYS* | CYGWIN*) native="$root/target/release/v4a.dll" ;;
-  *) native="$root/target/release/libv4a.so" ;;
+  Darwin) native="$root/target/release/libv4a.dylib" native_name=libv4a.dylib ;;
+  MINGW* | MSYS* | CYGWIN*) native="$root/target/release/v4a.dll" native_name=libv4a.dll ;;
+  *) native="$root/target/release/libv4a.so" native_name=libv4a.so ;;
 esac
 [ -f "$native" ] || die "cargo did not produce $native"
 
 step "compiling the C# library, tests, sample and benchmark with mcs"
 rm -rf "$out"
 mkdir -p "$out"
-cp "$native" "$out/"
+cp "$native" "$out/$native_name"
 mcs_flags=(-nologo -langversion:7 -unsafe -warn:4 -warnaserror+ -debug)
 mcs "${mcs_flags[@]}" -optimize+ -target:library -out:"$out/V4A.dll" -doc:"$out/V4A.xml" \
   "$here"/src/*.cs
@@ -65,6 +67,10 @@ mcs "${mcs_flags[@]}" -target:exe -out:"$out/V4A.Example.exe" -r:"$out/V4A.dll" 
 mcs "${mcs_flags[@]}" -optimize+ -target:exe -out:"$out/V4A.Bench.exe" -r:"$out/V4A.dll" -r:System.Core.dll \
   "$here"/bench/*.cs
 
+# No two files of the output may differ only by case (V4A.dll and v4a.dll on Windows, in
+# Unity's Plugins folder).
+clash=$(ls "$out" | tr '[:upper:]' '[:lower:]' | sort | uniq -d)
+[ -z "$clash" ] || die "files of $out differ only by case: $clash"
 # Mono finds libv4a next to V4A.dll; the library path is a second way in.
 export LD_LIBRARY_PATH="$out${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export V4A_REPO_ROOT="$root"

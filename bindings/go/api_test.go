@@ -1,3 +1,5 @@
+//go:build v4a_intree
+
 package v4a
 
 import (
@@ -11,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 )
@@ -22,6 +25,13 @@ func mustApply(t *testing.T, source, diff string, mode Mode, opts *Options) *Res
 		t.Fatalf("Apply: %v", err)
 	}
 	return r
+}
+
+// opts is DefaultOptions changed by set.
+func opts(set func(o *Options)) *Options {
+	o := DefaultOptions()
+	set(o)
+	return o
 }
 
 func asError(t *testing.T, err error) *Error {
@@ -36,7 +46,7 @@ func asError(t *testing.T, err error) *Error {
 func TestApplyResultFields(t *testing.T) {
 	source := "class App:\n    def run(self):\n        x = 1\n        y = 2\n"
 	diff := "@@ class App\n@@     def run(self):\n         x = 1\n-        y = 2\n+        y = 3\n"
-	r := mustApply(t, source, diff, ModeUpdate, &Options{Diff: ChangesDiff(1)})
+	r := mustApply(t, source, diff, ModeUpdate, opts(func(o *Options) { o.Diff = ChangesDiff(1) }))
 	if want := strings.Replace(source, "y = 2", "y = 3", 1); r.Text != want {
 		t.Errorf("Text = %q, want %q", r.Text, want)
 	}
@@ -59,8 +69,8 @@ func TestApplyResultFields(t *testing.T) {
 		{Kind: DiffDelete, OldLine: 4, Hunk: 1, Text: "        y = 2"},
 		{Kind: DiffAdd, NewLine: 4, Hunk: 1, Text: "        y = 3"},
 	}
-	if !reflect.DeepEqual(r.Diff(), wantDiff) {
-		t.Errorf("Diff() = %+v, want %+v", r.Diff(), wantDiff)
+	if !reflect.DeepEqual(r.Diff, wantDiff) {
+		t.Errorf("Diff() = %+v, want %+v", r.Diff, wantDiff)
 	}
 	wantUnified := "--- a\n+++ b\n@@ -2,3 +2,3 @@\n     def run(self):\n         x = 1\n-        y = 2\n+        y = 3\n"
 	if got := r.UnifiedDiff(2); got != wantUnified {
@@ -95,11 +105,11 @@ func TestUnifiedDiffAgreesWithLibrary(t *testing.T) {
 
 func TestRefinedSegments(t *testing.T) {
 	r := mustApply(t, "ok 👍🏽 fine\n", "@@\n-ok 👍🏽 fine\n+ok 👍🏿 fine\n", ModeUpdate,
-		&Options{Diff: ChangesDiff(0), Refine: true})
-	if len(r.Diff()) != 2 {
-		t.Fatalf("Diff() = %+v", r.Diff())
+		opts(func(o *Options) { o.Diff, o.Refine = ChangesDiff(0), true }))
+	if len(r.Diff) != 2 {
+		t.Fatalf("Diff() = %+v", r.Diff)
 	}
-	added := r.Diff()[1]
+	added := r.Diff[1]
 	var got []string
 	for _, s := range added.Segments {
 		got = append(got, s.Kind.String()+":"+added.Text[s.Start:s.End])
@@ -108,7 +118,7 @@ func TestRefinedSegments(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("segments = %q, want %q", got, want)
 	}
-	deleted := r.Diff()[0]
+	deleted := r.Diff[0]
 	if deleted.Kind != DiffDelete || len(deleted.Segments) != 3 || deleted.Segments[1].Kind != DiffDelete {
 		t.Errorf("deleted line = %+v", deleted)
 	}
@@ -130,10 +140,67 @@ func TestApplyVariantsAgree(t *testing.T) {
 			t.Errorf("%s = %+v, want %+v", name, r, want)
 		}
 	}
-	// The zero Options is the default behaviour, as nil is.
-	rz := mustApply(t, source, diff, ModeUpdate, &Options{})
+	// DefaultOptions is the default behaviour, as nil is.
+	rz := mustApply(t, source, diff, ModeUpdate, DefaultOptions())
 	if !reflect.DeepEqual(rz, want) {
-		t.Errorf("&Options{} = %+v, want %+v", rz, want)
+		t.Errorf("DefaultOptions() = %+v, want %+v", rz, want)
+	}
+}
+
+// DefaultOptions is the library's v4a_options_init, field by field; an Options not made from
+// it is refused with a message that says so, never applied with a zero budget.
+func TestDefaultOptions(t *testing.T) {
+	want := &Options{MaxLevel: LevelFold, MaxFuzz: NoFuzzLimit, AddFileLineEnding: LF, SearchBudget: 200_000_000}
+	if got := DefaultOptions(); !reflect.DeepEqual(got, want) {
+		t.Errorf("DefaultOptions() = %+v, want %+v", got, want)
+	}
+	if DefaultOptions() == DefaultOptions() {
+		t.Error("DefaultOptions returns a shared value")
+	}
+	_, err := Apply("a\n", "@@\n-a\n+b\n", ModeUpdate, &Options{FirstMatch: true})
+	if e := asError(t, err); e.Code != CodeInvalidArgument || !strings.Contains(e.Message, "v4a.DefaultOptions()") {
+		t.Errorf("&Options{FirstMatch: true}: %v", err)
+	}
+	// MaxFuzz 0 accepts no fuzz (it is not "no limit"); NoFuzzLimit accepts any.
+	if _, err := Apply("  a\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.MaxFuzz = 0 })); !errors.Is(err, ErrFuzzLimit) {
+		t.Errorf("MaxFuzz 0: %v", err)
+	}
+	if r := mustApply(t, "  a\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.MaxFuzz = NoFuzzLimit })); r.Fuzz != 10 {
+		t.Errorf("NoFuzzLimit: %+v", r)
+	}
+	if _, err := Apply("a\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.MaxFuzz = -2 })); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("MaxFuzz -2: %v", err)
+	}
+	// LevelExact is 0, as V4A_LEVEL_EXACT: a zero MaxLevel is strict mode.
+	if _, err := Apply("  a\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.MaxLevel = 0 })); !errors.Is(err, ErrContextNotFound) {
+		t.Errorf("MaxLevel 0: %v", err)
+	}
+	if got, want := DefaultGenerateOptions(), (&GenerateOptions{Context: 3, MaxContext: 50}); !reflect.DeepEqual(got, want) {
+		t.Errorf("DefaultGenerateOptions() = %+v, want %+v", got, want)
+	}
+	if _, err := MakePatch("a\n", "b\n", "x", &GenerateOptions{Context: -1}); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Context -1: %v", err)
+	}
+}
+
+// The fuzz of each level (a table: the C ABI has no getter for it) is the fuzz the library
+// reports for a hunk that matches at that level and no stricter one.
+func TestLevelFuzz(t *testing.T) {
+	sources := map[Level]string{
+		LevelExact:    "a - b\n",
+		LevelTrimEnd:  "a - b  \n",
+		LevelTrim:     "  a - b\n",
+		LevelCollapse: "a  -  b\n",
+		LevelFold:     "a \u2013 b\n",
+	}
+	for l := LevelExact; l <= LevelFold; l++ {
+		r := mustApply(t, sources[l], "@@\n-a - b\n+y\n", ModeUpdate, nil)
+		if r.Hunks[0].Level != l || r.Hunks[0].Fuzz != l.Fuzz() {
+			t.Errorf("%v: the hunk matched at %v with fuzz %d; Level.Fuzz says %d", l, r.Hunks[0].Level, r.Hunks[0].Fuzz, l.Fuzz())
+		}
+	}
+	if Level(9).Fuzz() != 0 || Level(9).String() != "unknown" {
+		t.Errorf("Level(9): %d %q", Level(9).Fuzz(), Level(9))
 	}
 }
 
@@ -154,6 +221,22 @@ func TestModes(t *testing.T) {
 		}
 		if m, err := ParseMode(tc.mode.String()); err != nil || m != tc.mode {
 			t.Errorf("ParseMode(%q) = %v, %v", tc.mode.String(), m, err)
+		}
+		// The names are a table (the C ABI has no getter for them): the library's
+		// v4a_apply_mode_name takes each name for the same mode.
+		if byName, err := ApplyModeName(tc.source, tc.diff, tc.mode.String(), nil); err != nil || !reflect.DeepEqual(byName, r) {
+			t.Errorf("ApplyModeName(%q) = %+v, %v; Apply(%d) = %+v", tc.mode, byName, err, tc.mode, r)
+		}
+	}
+	if len(modeNames) != int(ModeMove)+1 {
+		t.Errorf("%d mode names for %d modes", len(modeNames), int(ModeMove)+1)
+	}
+	// A name outside the table is refused by ParseMode exactly as the library refuses it.
+	for _, name := range []string{"rename", "Update", "", "update "} {
+		_, lib := ApplyModeName("a\n", "@@\n-a\n+b\n", name, nil)
+		_, parse := ParseMode(name)
+		if !errors.Is(lib, ErrUnsupportedMode) || parse == nil || parse.Error() != lib.Error() {
+			t.Errorf("mode %q: ParseMode says %v, the library %v", name, parse, lib)
 		}
 	}
 	r := mustApply(t, "a\n", "*** Begin Patch\n*** Update File: x.txt\n*** Move to: y.txt\n@@\n-a\n+b\n*** End Patch\n", ModeMove, nil)
@@ -222,20 +305,17 @@ func TestSentinelsAndCodes(t *testing.T) {
 		if errors.Is(err, ErrUnknown) {
 			t.Errorf("code %v matches ErrUnknown", c)
 		}
-		if got := c.String(); got != libStatusName(uint32(c)) {
-			t.Errorf("Code(%d).String() = %q, the library says %q", c, got, libStatusName(uint32(c)))
-		}
 		if c.Category() == "" || c.Category() == "unknown status" {
 			t.Errorf("Code(%d).Category() = %q", c, c.Category())
 		}
 	}
-	if CodeOK.String() != libStatusName(0) {
-		t.Errorf("CodeOK = %q", CodeOK.String())
+	if CodeOK.String() != "OK" || len(codeNames) != int(CodeInconsistentIndentation)+1 {
+		t.Errorf("CodeOK = %q; the library names %d codes", CodeOK.String(), len(codeNames))
 	}
 	// A code this binding does not know (a newer library) maps to the generic sentinel.
 	unknown := &Error{Code: 99, Message: "from the future"}
 	if !errors.Is(unknown, ErrUnknown) || errors.Is(unknown, ErrInternal) ||
-		unknown.Code.String() != "UNKNOWN" || libStatusName(99) != "UNKNOWN" {
+		unknown.Code.String() != "UNKNOWN" || Code(1<<31).String() != "UNKNOWN" {
 		t.Error("an unknown code is not generic")
 	}
 	if errors.Is(&Error{Code: CodeOK}, ErrUnknown) != true {
@@ -245,9 +325,6 @@ func TestSentinelsAndCodes(t *testing.T) {
 		t.Errorf("sentinel texts: %q %q", ErrAmbiguous, ErrUnknown)
 	}
 	for l := LevelExact; l <= LevelFold; l++ {
-		if l.String() != libLevelName(l) {
-			t.Errorf("Level %d = %q, the library says %q", l, l, libLevelName(l))
-		}
 		if p, err := ParseLevel(l.String()); err != nil || p != l {
 			t.Errorf("ParseLevel(%q) = %v, %v", l, p, err)
 		}
@@ -292,25 +369,25 @@ func TestBadInputs(t *testing.T) {
 		{"mode name", func() (*Result, error) { return ApplyModeName("a\n", "@@\n-a\n+b\n", "rename", nil) },
 			CodeUnsupportedMode, -1, "", "unsupported mode \"rename\": expected update, create, delete or move"},
 		{"level out of range", func() (*Result, error) {
-			return Apply("a\n", "@@\n-a\n+b\n", ModeUpdate, &Options{MaxLevel: 9})
-		}, CodeInvalidArgument, -1, "", "Options.MaxLevel is 9: expected LevelExact ... LevelFold (or 0 for the default)"},
+			return Apply("a\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.MaxLevel = 9 }))
+		}, CodeInvalidArgument, -1, "", "Options.MaxLevel is 9: expected LevelExact, LevelTrimEnd, LevelTrim, LevelCollapse or LevelFold"},
 		{"line ending out of range", func() (*Result, error) {
-			return Apply("a\n", "@@\n-a\n+b\n", ModeUpdate, &Options{AddFileLineEnding: 7})
+			return Apply("a\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.AddFileLineEnding = 7 }))
 		}, CodeInvalidArgument, -1, "", "Options.AddFileLineEnding is 7: expected LF or CRLF"},
 		{"multi-file patch to the single-file call", func() (*Result, error) {
 			return Apply("a\n", "*** Begin Patch\n*** Update File: x\n@@\n-a\n+b\n*** Update File: y\n@@\n-a\n+b\n*** End Patch\n", ModeUpdate, nil)
 		}, CodeInvalidArgument, -1, "", "the patch names 2 files, but the single-file call applies one; use the multi-file API (apply_patch) for patches with several files"},
 		{"fuzz limit", func() (*Result, error) {
-			return Apply("  a\n", "@@\n-a\n+b\n", ModeUpdate, &Options{MaxFuzz: NoFuzz})
+			return Apply("  a\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.MaxFuzz = 0 }))
 		}, CodeFuzzLimit, -1, "", ""},
 		{"strict mode", func() (*Result, error) {
-			return Apply("  a\n", "@@\n-a\n+b\n", ModeUpdate, &Options{MaxLevel: LevelExact})
+			return Apply("  a\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.MaxLevel = LevelExact }))
 		}, CodeContextNotFound, -1, "", ""},
 		{"search budget", func() (*Result, error) {
-			return Apply(strings.Repeat("x\n", 1000)+"y\n", "@@\n x\n-y\n+z\n", ModeUpdate, &Options{SearchBudget: 10})
+			return Apply(strings.Repeat("x\n", 1000)+"y\n", "@@\n x\n-y\n+z\n", ModeUpdate, opts(func(o *Options) { o.SearchBudget = 10 }))
 		}, CodeSearchBudget, -1, "", ""},
 		{"already applied as an error", func() (*Result, error) {
-			return Apply("b\n", "@@\n-a\n+b\n", ModeUpdate, &Options{AlreadyAppliedIsError: true})
+			return Apply("b\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.AlreadyAppliedIsError = true }))
 		}, CodeAlreadyApplied, -1, "", ""},
 	}
 	for _, tc := range cases {
@@ -330,7 +407,7 @@ func TestBadInputs(t *testing.T) {
 		})
 	}
 	// Options that succeed: the fuzz allowed, the same apply without limits.
-	if r := mustApply(t, "  a\n", "@@\n-a\n+b\n", ModeUpdate, &Options{MaxFuzz: 10}); r.Text != "  b\n" || r.Fuzz != 10 {
+	if r := mustApply(t, "  a\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.MaxFuzz = 10 })); r.Text != "  b\n" || r.Fuzz != 10 {
 		t.Errorf("MaxFuzz 10: %+v", r)
 	}
 	if r := mustApply(t, "b\n", "@@\n-a\n+b\n", ModeUpdate, nil); r.Changed() || !r.Hunks[0].AlreadyApplied {
@@ -339,10 +416,10 @@ func TestBadInputs(t *testing.T) {
 	if r := mustApply(t, "", "@@\n+a\n", ModeUpdate, nil); r.Text != "a\n" || r.Source != "" {
 		t.Errorf("insert into an empty source: %+v", r)
 	}
-	if r := mustApply(t, "x", "@@\n+a\n", ModeCreate, &Options{AddFileLineEnding: CRLF}); r.Text != "a\r\n" {
+	if r := mustApply(t, "x", "@@\n+a\n", ModeCreate, opts(func(o *Options) { o.AddFileLineEnding = CRLF })); r.Text != "a\r\n" {
 		t.Errorf("create with CRLF: %q", r.Text)
 	}
-	if r := mustApply(t, "a\nb", "@@\n-a\n+c\n", ModeUpdate, &Options{EnsureFinalNewline: true}); r.Text != "c\nb\n" {
+	if r := mustApply(t, "a\nb", "@@\n-a\n+c\n", ModeUpdate, opts(func(o *Options) { o.EnsureFinalNewline = true })); r.Text != "c\nb\n" {
 		t.Errorf("ensure final newline: %q", r.Text)
 	}
 	// Invalid UTF-8 everywhere else.
@@ -363,8 +440,11 @@ func TestBadInputs(t *testing.T) {
 	if _, err := ApplyPatch(nil, nil, nil); !errors.Is(err, ErrNullArgument) {
 		t.Errorf("ApplyPatch(nil): %v", err)
 	}
-	if _, err := Normalize("x", 0); !errors.Is(err, ErrInvalidArgument) {
-		t.Errorf("Normalize(level 0): %v", err)
+	if _, err := Normalize("x", LevelFold+1); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Normalize(level 5): %v", err)
+	}
+	if got, err := Normalize(" x ", 0); err != nil || got != " x " {
+		t.Errorf("Normalize(level 0, LevelExact) = %q, %v", got, err)
 	}
 }
 
@@ -390,8 +470,8 @@ func TestHugeInput(t *testing.T) {
 	}
 	// One line of 16 MB.
 	long := strings.Repeat("0123456789abcdef", 1<<20)
-	r = mustApply(t, "head\n"+long+"\n", "@@\n-head\n+HEAD\n", ModeUpdate, &Options{Diff: FullDiff()})
-	if r.Text != "HEAD\n"+long+"\n" || r.Diff()[2].Text != long {
+	r = mustApply(t, "head\n"+long+"\n", "@@\n-head\n+HEAD\n", ModeUpdate, opts(func(o *Options) { o.Diff = FullDiff() }))
+	if r.Text != "HEAD\n"+long+"\n" || r.Diff[2].Text != long {
 		t.Error("a 16 MB line did not come back intact")
 	}
 }
@@ -415,13 +495,13 @@ func TestConcurrentApply(t *testing.T) {
 				}
 				source := strings.Join(lines, "\n") + "\n"
 				diff := fmt.Sprintf("@@\n g%d line 24\n-g%d line 25\n+g%d changed %d\n", g, g, g, i)
-				r, err := Apply(source, diff, ModeUpdate, &Options{Diff: ChangesDiff(1), Refine: true})
+				r, err := Apply(source, diff, ModeUpdate, opts(func(o *Options) { o.Diff, o.Refine = ChangesDiff(1), true }))
 				if err != nil {
 					errs <- err
 					return
 				}
 				want := strings.Replace(source, fmt.Sprintf("g%d line 25\n", g), fmt.Sprintf("g%d changed %d\n", g, i), 1)
-				if r.Text != want || len(r.Diff()) != 4 || r.Hunks[0].OldStart != 25 {
+				if r.Text != want || len(r.Diff) != 4 || r.Hunks[0].OldStart != 25 {
 					errs <- fmt.Errorf("goroutine %d round %d: wrong result %+v", g, i, r)
 					return
 				}
@@ -606,7 +686,7 @@ func TestGenerateAndReverse(t *testing.T) {
 	for _, tc := range []struct {
 		name, got, want string
 	}{
-		{"context 0", must(MakePatch("a\nb\nc\n", "a\nB\nc\n", "x", &GenerateOptions{Context: -1})),
+		{"context 0", must(MakePatch("a\nb\nc\n", "a\nB\nc\n", "x", &GenerateOptions{Context: 0, MaxContext: 50})),
 			"*** Begin Patch\n*** Update File: x\n@@\n-b\n+B\n*** End Patch\n"},
 		{"identical", must(MakePatch("a\n", "a\n", "x", nil)), "*** Begin Patch\n*** End Patch\n"},
 		{"move", must(MakeMovePatch("a\n", "b\n", "x", "y", nil)),
@@ -740,5 +820,49 @@ func TestApplyAllocations(t *testing.T) {
 	})
 	if allocs > 8 {
 		t.Errorf("Apply allocates %.0f times per call; expected at most 8", allocs)
+	}
+}
+
+// A Patch holds its native patch until Close: applies after Close fail with a message, Close
+// is idempotent, and Close waits for the applies running on other goroutines.
+func TestPatchClose(t *testing.T) {
+	p, err := ParsePatch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := SourceMap{"a": "x\n"}
+	var wg sync.WaitGroup
+	var closed atomic.Bool
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				wasClosed := closed.Load()
+				r, err := ApplyPatch(p, src, nil)
+				switch {
+				case err == nil && r.Files[0].Result.Text != "y\n":
+					t.Errorf("text %q", r.Files[0].Result.Text)
+				case err != nil && (!errors.Is(err, ErrInvalidArgument) || !strings.Contains(err.Error(), "closed")):
+					t.Errorf("after Close: %v", err)
+				case err == nil && wasClosed:
+					t.Error("applied after Close returned")
+				}
+			}
+		}()
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	closed.Store(true)
+	wg.Wait()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Reverse(p, src, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Reverse after Close: %v", err)
+	}
+	if len(p.Ops) != 1 || p.Ops[0].Path != "a" {
+		t.Errorf("Ops after Close: %+v", p.Ops)
 	}
 }

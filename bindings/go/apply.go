@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 )
 
 // Mode says what a single-file Apply does with its diff.
@@ -29,6 +28,9 @@ const (
 	ModeMove Mode = C.V4A_MODE_MOVE
 )
 
+// modeNames are the names v4a_apply_mode_name takes, indexed by mode. The C ABI has no getter
+// for them: TestHeaderCoverage checks them against the V4A_MODE_* constants and TestModes
+// against the library's v4a_apply_mode_name.
 var modeNames = [...]string{"update", "create", "delete", "move"}
 
 // String returns "update", "create", "delete" or "move" ("unknown" otherwise).
@@ -70,16 +72,11 @@ type Result struct {
 	Hunks []HunkReport
 	// Changes is the edit script: every run of changed lines, in file order.
 	Changes []Change
-
-	diff           []DiffLine
-	hasPath        bool
-	hasDestination bool
+	// Diff is the structured line diff, when Options.Diff asked for one (else nil): equal,
+	// deleted and added lines with their line numbers, hunk and text, and character-level
+	// segments when Options.Refine is set.
+	Diff []DiffLine
 }
-
-// Diff returns the structured line diff, when Options.Diff asked for one (else nil): equal,
-// deleted and added lines with their line numbers, hunk and text, and character-level
-// segments when Options.Refine is set.
-func (r *Result) Diff() []DiffLine { return r.diff }
 
 // Changed reports whether the new text differs from the source.
 func (r *Result) Changed() bool { return r.Text != r.Source }
@@ -276,11 +273,6 @@ func finish(h *C.v4a_result, status C.v4a_status, v *C.v4a_go_views, source stri
 	return r, nil
 }
 
-// copySource makes a result's Source a copy of the library's view even when it could share
-// the caller's string (the library returns the source unchanged). Tests turn it on to
-// compare.
-var copySource atomic.Bool
-
 // resultFrom copies every view of a successful result into Go memory. input is the source
 // the caller passed (as a string) when reuse is true.
 func resultFrom(v *C.v4a_go_views, input string, reuse bool) *Result {
@@ -288,13 +280,13 @@ func resultFrom(v *C.v4a_go_views, input string, reuse bool) *Result {
 		Text: goString(v.text),
 		Fuzz: int(v.fuzz),
 	}
-	if reuse && !copySource.Load() && int(v.source.len) == len(input) {
+	if reuse && int(v.source.len) == len(input) {
 		r.Source = input
 	} else {
 		r.Source = goString(v.source)
 	}
-	r.Path, r.hasPath = goStringOpt(v.path)
-	r.Destination, r.hasDestination = goStringOpt(v.destination)
+	r.Path = goString(v.path)
+	r.Destination = goString(v.destination)
 
 	if hunks := viewSlice(v.hunks.ptr, v.hunks.len); len(hunks) > 0 {
 		total := 0
@@ -309,7 +301,7 @@ func resultFrom(v *C.v4a_go_views, input string, reuse bool) *Result {
 			lv := viewSlice(h.line_levels.ptr, h.line_levels.len)
 			mine := levels[at : at+len(lv) : at+len(lv)]
 			for k, l := range lv {
-				mine[k] = levelFromC(l)
+				mine[k] = Level(l)
 			}
 			at += len(lv)
 			r.Hunks[i] = HunkReport{
@@ -317,7 +309,7 @@ func resultFrom(v *C.v4a_go_views, input string, reuse bool) *Result {
 				OldLen:         int(h.old_len),
 				NewStart:       int(h.new_start),
 				NewLen:         int(h.new_len),
-				Level:          levelFromC(h.level),
+				Level:          Level(h.level),
 				LineLevels:     mine,
 				Fuzz:           int(h.fuzz),
 				Candidates:     int(h.candidates),
@@ -369,7 +361,7 @@ func resultFrom(v *C.v4a_go_views, input string, reuse bool) *Result {
 			}
 		}
 		text := all.String()
-		r.diff = make([]DiffLine, len(lines))
+		r.Diff = make([]DiffLine, len(lines))
 		at := 0
 		for i := range lines {
 			l := &lines[i]
@@ -385,7 +377,7 @@ func resultFrom(v *C.v4a_go_views, input string, reuse bool) *Result {
 			if s, c := int(l.segment_start), int(l.segment_count); c > 0 && s+c <= len(segs) {
 				d.Segments = segs[s : s+c : s+c]
 			}
-			r.diff[i] = d
+			r.Diff[i] = d
 		}
 	}
 	return r

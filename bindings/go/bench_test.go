@@ -1,3 +1,5 @@
+//go:build v4a_intree
+
 package v4a
 
 // Benchmarks: Apply on a 1,000-line and a 100,000-line file (workloads W1 and W2 of

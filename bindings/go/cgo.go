@@ -37,11 +37,6 @@ func goString(b C.v4a_bytes) string {
 	return string(unsafe.Slice((*byte)(unsafe.Pointer(b.ptr)), int(b.len)))
 }
 
-// goStringOpt copies a view and reports whether it was present (non-NULL).
-func goStringOpt(b C.v4a_bytes) (string, bool) {
-	return goString(b), b.ptr != nil
-}
-
 // cString reads a static NUL-terminated string of the library.
 func cString(p *C.char) string {
 	if p == nil {

@@ -18,15 +18,22 @@
 //	_ = r.Text   // the new text; r.Source is the original, for rollback
 //	_ = r.Hunks  // where each hunk landed, at which match level, with how much fuzz
 //
-// Options (nil, or the zero value, is the default) choose the loosest match level, a fuzz
-// limit, a structured line diff (Result.Diff) with character-level segments, and more.
+// Options choose the loosest match level, a fuzz limit, a structured line diff
+// (Result.Diff) with character-level segments, and more. nil is the library's defaults;
+// to change them, start from DefaultOptions (every field then means what it says, zero
+// included: MaxLevel 0 is LevelExact, MaxFuzz 0 accepts no fuzz):
+//
+//	opts := v4a.DefaultOptions()
+//	opts.MaxLevel = v4a.LevelExact
+//	r, err = v4a.Apply(source, diff, v4a.ModeUpdate, opts)
 //
 // # Multi-file patches
 //
 // ParsePatch returns the operations (check Op.PathClass before writing anything), and
 // ApplyPatch applies them atomically over sources you supply — a SourceMap, a SourceFunc
 // reading files, anything implementing Sources — returning every file's result or one
-// error. Writing the files is up to you.
+// error. Writing the files is up to you. A Patch holds the native parsed patch: Close it
+// when done (a finalizer frees a Patch that is never closed).
 //
 // # Errors
 //
@@ -37,16 +44,23 @@
 // # Memory and goroutines
 //
 // This package is a thin layer over the C ABI of the Rust library (include/v4a.h). Every
-// call copies its results into Go memory and frees the native result before it returns:
-// there is nothing to close and no finalizer. Inputs are read in place during the call,
-// never kept. Every function may be called from any number of goroutines at once.
+// call copies its results into Go memory and frees the native result before it returns;
+// the one value that holds native memory is a Patch (Close). Inputs are read in place
+// during the call, never kept. Every function may be called from any number of goroutines
+// at once.
 //
 // # Building
 //
-// By default the package links the static library built in the repository:
+// The package is a cgo binding: it needs CGO_ENABLED=1, a C compiler, and libv4a installed
+// where pkg-config finds it (its v4a.pc, the header and the shared library, as
+// `cmake --install` puts them):
 //
-//	cargo build --release   # in the repository root, once (and after every change)
+//	go get github.com/v4a-dev/v4a/bindings/go
+//	export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig   # when $PREFIX is not searched already
+//	export LD_LIBRARY_PATH=$PREFIX/lib             # or an rpath, when the loader does not search it
 //
-// With the build tag v4a_system it links an installed library found with pkg-config
-// instead (go build -tags v4a_system). See the README's Go section.
+// Without cgo the build stops at an identifier that says so; without the library,
+// pkg-config says "Package v4a was not found". Inside the repository, the build tag
+// v4a_intree links the static library of `cargo build --release` instead: the package's
+// tests need it (go test -tags v4a_intree). See the README's Go section.
 package v4a

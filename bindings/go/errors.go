@@ -8,76 +8,82 @@ import "C"
 // Code is a stable status code: the same number in Rust, C, Go and C#, never renumbered.
 type Code uint32
 
-// The status codes: the V4A_STATUS_* constants of the C ABI (TestHeaderCoverage checks every
-// one against include/v4a.h).
+// The status codes: the V4A_STATUS_* constants of the C ABI (TestHeaderCoverage checks that
+// every one of include/v4a.h has its Code and sentinel).
 const (
 	// CodeOK is success; an *Error never carries it.
-	CodeOK Code = 0
+	CodeOK Code = C.V4A_STATUS_OK
 	// CodeInvalidArgument: an argument is out of range or inconsistent (a multi-file patch
 	// given to Apply, an unknown level or flavour, ...).
-	CodeInvalidArgument Code = 1
+	CodeInvalidArgument Code = C.V4A_STATUS_INVALID_ARGUMENT
 	// CodeNullArgument: a required pointer was NULL (not reachable from Go).
-	CodeNullArgument Code = 2
+	CodeNullArgument Code = C.V4A_STATUS_NULL_ARGUMENT
 	// CodeInvalidUTF8: an input is not UTF-8; Error.ByteOffset is the first invalid byte
 	// and Error.Input names the input.
-	CodeInvalidUTF8 Code = 3
+	CodeInvalidUTF8 Code = C.V4A_STATUS_INVALID_UTF8
 	// CodePatchSyntax: the patch does not follow the V4A grammar; Error.Line is the line.
-	CodePatchSyntax Code = 4
+	CodePatchSyntax Code = C.V4A_STATUS_PATCH_SYNTAX
 	// CodeTruncatedPatch: the patch starts with "*** Begin Patch" but has no
 	// "*** End Patch".
-	CodeTruncatedPatch Code = 5
+	CodeTruncatedPatch Code = C.V4A_STATUS_TRUNCATED_PATCH
 	// CodeUnsupportedMode: the mode is not update, create, delete or move.
-	CodeUnsupportedMode Code = 6
+	CodeUnsupportedMode Code = C.V4A_STATUS_UNSUPPORTED_MODE
 	// CodeContextNotFound: a hunk's old side is nowhere in the file; the error has the
 	// closest region and a corrected hunk.
-	CodeContextNotFound Code = 7
+	CodeContextNotFound Code = C.V4A_STATUS_CONTEXT_NOT_FOUND
 	// CodeAnchorNotFound: an "@@" anchor line is nowhere in the file.
-	CodeAnchorNotFound Code = 8
+	CodeAnchorNotFound Code = C.V4A_STATUS_ANCHOR_NOT_FOUND
 	// CodeAmbiguous: a hunk or anchor matches several places; the error lists every
 	// candidate and a fix.
-	CodeAmbiguous Code = 9
+	CodeAmbiguous Code = C.V4A_STATUS_AMBIGUOUS
 	// CodeOverlappingHunks: two hunks change the same lines.
-	CodeOverlappingHunks Code = 10
+	CodeOverlappingHunks Code = C.V4A_STATUS_OVERLAPPING_HUNKS
 	// CodeAlreadyApplied: the change is already there (an error only with
 	// Options.AlreadyAppliedIsError).
-	CodeAlreadyApplied Code = 11
+	CodeAlreadyApplied Code = C.V4A_STATUS_ALREADY_APPLIED
 	// CodeFuzzLimit: the total fuzz exceeds Options.MaxFuzz.
-	CodeFuzzLimit Code = 12
+	CodeFuzzLimit Code = C.V4A_STATUS_FUZZ_LIMIT
 	// CodeSearchBudget: locating a hunk exceeded Options.SearchBudget.
-	CodeSearchBudget Code = 13
+	CodeSearchBudget Code = C.V4A_STATUS_SEARCH_BUDGET
 	// CodeMissingSource: an operation reads a file the Sources do not have.
-	CodeMissingSource Code = 14
+	CodeMissingSource Code = C.V4A_STATUS_MISSING_SOURCE
 	// CodeDuplicatePath: two operations of one patch touch the same path.
-	CodeDuplicatePath Code = 15
+	CodeDuplicatePath Code = C.V4A_STATUS_DUPLICATE_PATH
 	// CodeInternal: a bug in v4a (a panic caught at the C boundary). Please report it.
-	CodeInternal Code = 16
+	CodeInternal Code = C.V4A_STATUS_INTERNAL
 	// CodeFileExists: an Add File or Move to names a file that already exists.
-	CodeFileExists Code = 17
+	CodeFileExists Code = C.V4A_STATUS_FILE_EXISTS
 	// CodeConflict: base-aware apply: a hunk changes lines the current text also changed.
-	CodeConflict Code = 18
+	CodeConflict Code = C.V4A_STATUS_CONFLICT
 	// CodeChangedOnDisk: a file changed on disk after it was read; nothing was written.
-	CodeChangedOnDisk Code = 19
+	CodeChangedOnDisk Code = C.V4A_STATUS_CHANGED_ON_DISK
 	// CodeUnsafePath: a path leaves the root or names version-control metadata.
-	CodeUnsafePath Code = 20
+	CodeUnsafePath Code = C.V4A_STATUS_UNSAFE_PATH
 	// CodeLocked: another apply holds the root's lock.
-	CodeLocked Code = 21
+	CodeLocked Code = C.V4A_STATUS_LOCKED
 	// CodeInconsistentIndentation: the matched lines admit no consistent indentation map.
-	CodeInconsistentIndentation Code = 22
+	CodeInconsistentIndentation Code = C.V4A_STATUS_INCONSISTENT_INDENTATION
 )
 
-// codeNames are the stable names of the codes (v4a_status_str), indexed by code.
-var codeNames = [...]string{
-	"OK", "INVALID_ARGUMENT", "NULL_ARGUMENT", "INVALID_UTF8", "PATCH_SYNTAX",
-	"TRUNCATED_PATCH", "UNSUPPORTED_MODE", "CONTEXT_NOT_FOUND", "ANCHOR_NOT_FOUND",
-	"AMBIGUOUS", "OVERLAPPING_HUNKS", "ALREADY_APPLIED", "FUZZ_LIMIT", "SEARCH_BUDGET",
-	"MISSING_SOURCE", "DUPLICATE_PATH", "INTERNAL", "FILE_EXISTS", "CONFLICT",
-	"CHANGED_ON_DISK", "UNSAFE_PATH", "LOCKED", "INCONSISTENT_INDENTATION",
-}
+// codeNames are the library's names of the codes it knows (v4a_status_str), indexed by
+// code, read once: every code up to the first the library calls "UNKNOWN".
+var codeNames = func() []string {
+	_ = abiChecked
+	var names []string
+	for c := 0; c < 1<<16; c++ {
+		n := cString(C.v4a_status_str(C.v4a_status(c)))
+		if n == "UNKNOWN" || n == "" {
+			return names
+		}
+		names = append(names, n)
+	}
+	return names
+}()
 
-// String returns the stable name of the code ("AMBIGUOUS"), or "UNKNOWN" for a code this
-// binding does not know.
+// String returns the stable name of the code as the library names it (v4a_status_str:
+// "AMBIGUOUS"), or "UNKNOWN" for a code the library does not know.
 func (c Code) String() string {
-	if int(c) < len(codeNames) {
+	if uint64(c) < uint64(len(codeNames)) {
 		return codeNames[c]
 	}
 	return "UNKNOWN"
@@ -155,7 +161,7 @@ func (e *Error) Is(target error) bool {
 // sentinel is the type of the Err* values: a category of *Error, matched by errors.Is.
 type sentinel struct {
 	code Code
-	name string
+	name string // the library's name of the code
 }
 
 func (s *sentinel) Error() string {
@@ -221,17 +227,28 @@ var (
 	ErrUnknown error = &sentinel{code: codeUnknown, name: "UNKNOWN"}
 )
 
-var sentinels = [...]error{
-	nil, ErrInvalidArgument, ErrNullArgument, ErrInvalidUTF8, ErrPatchSyntax,
-	ErrTruncatedPatch, ErrUnsupportedMode, ErrContextNotFound, ErrAnchorNotFound, ErrAmbiguous,
-	ErrOverlappingHunks, ErrAlreadyApplied, ErrFuzzLimit, ErrSearchBudget, ErrMissingSource,
-	ErrDuplicatePath, ErrInternal, ErrFileExists, ErrConflict, ErrChangedOnDisk, ErrUnsafePath,
-	ErrLocked, ErrInconsistentIndentation,
-}
+// sentinels indexes the sentinels by their code (nil for CodeOK and codes without one).
+var sentinels = func() []error {
+	var m []error
+	for _, e := range []error{
+		ErrInvalidArgument, ErrNullArgument, ErrInvalidUTF8, ErrPatchSyntax, ErrTruncatedPatch,
+		ErrUnsupportedMode, ErrContextNotFound, ErrAnchorNotFound, ErrAmbiguous,
+		ErrOverlappingHunks, ErrAlreadyApplied, ErrFuzzLimit, ErrSearchBudget, ErrMissingSource,
+		ErrDuplicatePath, ErrInternal, ErrFileExists, ErrConflict, ErrChangedOnDisk,
+		ErrUnsafePath, ErrLocked, ErrInconsistentIndentation,
+	} {
+		c := int(e.(*sentinel).code)
+		for len(m) <= c {
+			m = append(m, nil)
+		}
+		m[c] = e
+	}
+	return m
+}()
 
 // sentinelOf is the sentinel of a code; ErrUnknown for a code without one.
 func sentinelOf(c Code) error {
-	if c != CodeOK && int(c) < len(sentinels) {
+	if uint64(c) < uint64(len(sentinels)) && sentinels[c] != nil {
 		return sentinels[c]
 	}
 	return ErrUnknown

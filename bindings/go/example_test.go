@@ -28,14 +28,16 @@ func Example() {
 func ExampleApply() {
 	source := "class App:\n    def run(self):\n        x = 1\n        y = 2\n"
 	diff := "@@ class App\n@@     def run(self):\n         x = 1\n-        y = 2\n+        y = 3\n"
-	r, err := v4a.Apply(source, diff, v4a.ModeUpdate, &v4a.Options{Diff: v4a.ChangesDiff(1)})
+	opts := v4a.DefaultOptions() // the library's defaults; change the fields you need
+	opts.Diff = v4a.ChangesDiff(1)
+	r, err := v4a.Apply(source, diff, v4a.ModeUpdate, opts)
 	if err != nil {
 		panic(err)
 	}
 	for _, h := range r.Hunks {
 		fmt.Printf("hunk at lines %d-%d, %s, fuzz %d\n", h.OldStart, h.OldStart+h.OldLen-1, h.Level, h.Fuzz)
 	}
-	for _, l := range r.Diff() {
+	for _, l := range r.Diff {
 		fmt.Printf("%-6s old %d new %d %q\n", l.Kind, l.OldLine, l.NewLine, l.Text)
 	}
 	// Output:
@@ -62,12 +64,13 @@ func ExampleResult_UnifiedDiff() {
 }
 
 func ExampleDiffLine_segments() {
-	opts := &v4a.Options{Diff: v4a.ChangesDiff(0), Refine: true}
+	opts := v4a.DefaultOptions()
+	opts.Diff, opts.Refine = v4a.ChangesDiff(0), true
 	r, err := v4a.Apply("total += price\n", "@@\n-total += price\n+total += price * qty\n", v4a.ModeUpdate, opts)
 	if err != nil {
 		panic(err)
 	}
-	added := r.Diff()[1]
+	added := r.Diff[1]
 	for _, s := range added.Segments {
 		fmt.Printf("%s %q\n", s.Kind, added.Text[s.Start:s.End])
 	}
@@ -81,6 +84,7 @@ func ExampleApplyPatch() {
 	if err != nil {
 		panic(err)
 	}
+	defer patch.Close() // frees the native patch
 	for _, op := range patch.Ops {
 		fmt.Println(op.Kind, op.Path, op.PathClass.Safe())
 	}
@@ -121,6 +125,7 @@ func ExampleSourceFunc() {
 	if err != nil {
 		panic(err)
 	}
+	defer patch.Close()
 	result, err := v4a.ApplyPatch(patch, readFile, nil)
 	if err != nil {
 		panic(err)
@@ -150,7 +155,7 @@ func ExampleError() {
 }
 
 func ExampleMakePatch() {
-	patch, err := v4a.MakePatch("a\nb\nc\n", "a\nB\nc\n", "x.txt", &v4a.GenerateOptions{Context: 1})
+	patch, err := v4a.MakePatch("a\nb\nc\n", "a\nB\nc\n", "x.txt", &v4a.GenerateOptions{Context: 1, MaxContext: 50})
 	if err != nil {
 		panic(err)
 	}

@@ -20,7 +20,7 @@ func textResult(t *C.v4a_text, status C.v4a_status) (string, error) {
 }
 
 // MakePatch writes a V4A patch ("*** Update File:" envelope) that turns oldText into
-// newText, with 3 lines of context by default, adding context or an "@@" anchor until every
+// newText, with the context of opts (DefaultGenerateOptions: 3 lines), adding context or an "@@" anchor until every
 // hunk is unique. The patch applies back exactly: applying it to oldText gives newText byte
 // for byte. Identical texts give an empty envelope. A difference a V4A patch cannot express
 // (a changed line terminator, an added or removed BOM) is ErrInvalidArgument. opts may be
@@ -30,8 +30,12 @@ func MakePatch(oldText, newText, path string, opts *GenerateOptions) (string, er
 	np, nn := strIn(newText)
 	pp, pn := strIn(path)
 	var copts C.v4a_generate_options
+	co, err := opts.toC(&copts)
+	if err != nil {
+		return "", err
+	}
 	var t *C.v4a_text
-	status := C.v4a_make_patch(op, on, np, nn, pp, pn, opts.toC(&copts), &t)
+	status := C.v4a_make_patch(op, on, np, nn, pp, pn, co, &t)
 	runtime.KeepAlive(op)
 	runtime.KeepAlive(np)
 	runtime.KeepAlive(pp)
@@ -46,8 +50,12 @@ func MakeMovePatch(oldText, newText, path, destination string, opts *GenerateOpt
 	pp, pn := strIn(path)
 	dp, dn := strIn(destination)
 	var copts C.v4a_generate_options
+	co, err := opts.toC(&copts)
+	if err != nil {
+		return "", err
+	}
 	var t *C.v4a_text
-	status := C.v4a_make_move_patch(op, on, np, nn, pp, pn, dp, dn, opts.toC(&copts), &t)
+	status := C.v4a_make_move_patch(op, on, np, nn, pp, pn, dp, dn, co, &t)
 	runtime.KeepAlive(op)
 	runtime.KeepAlive(np)
 	runtime.KeepAlive(pp)
@@ -80,12 +88,12 @@ func MakeDeletePatch(path string) (string, error) {
 // (LevelTrimEnd), surrounding whitespace removed (LevelTrim), whitespace runs collapsed
 // (LevelCollapse), Unicode folded (LevelFold). For showing a model why two lines match.
 func Normalize(line string, level Level) (string, error) {
-	if err := checkLevel(level); err != nil {
+	if err := checkLevel(level, "level"); err != nil {
 		return "", err
 	}
 	lp, ln := strIn(line)
 	var t *C.v4a_text
-	status := C.v4a_normalize(lp, ln, levelToC(level), &t)
+	status := C.v4a_normalize(lp, ln, C.uint32_t(level), &t)
 	runtime.KeepAlive(lp)
 	return textResult(t, status)
 }

@@ -46,6 +46,19 @@ func TestHeaderCoverage(t *testing.T) {
 		}
 	}
 
+	// The level and mode names (the binding's Level.String, from the library, and its
+	// modeNames table) are the constants' names in lower case.
+	for _, m := range regexp.MustCompile(`(?m)^#define V4A_(LEVEL|MODE)_([A-Z0-9_]+) (\d+)$`).FindAllStringSubmatch(string(header), -1) {
+		n, _ := strconv.Atoi(m[3])
+		got := Mode(n).String()
+		if m[1] == "LEVEL" {
+			got = Level(n).String()
+		}
+		if want := strings.ToLower(m[2]); got != want {
+			t.Errorf("V4A_%s_%s = %d: the binding names it %q", m[1], m[2], n, got)
+		}
+	}
+
 	constants := regexp.MustCompile(`(?m)^#define (V4A_(?:MODE|LEVEL|LINE_ENDING|DIFF_STYLE|DIFF|HUNK|OP|PATH|FLAVOR|SHAPE|NO)_[A-Z0-9_]+) `).FindAllStringSubmatch(string(header), -1)
 	if len(constants) < 30 {
 		t.Fatalf("found %d constants in v4a.h", len(constants))

@@ -8,56 +8,59 @@ import "C"
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Level is a match level: how loosely a patch line may equal a file line. Levels are
-// ordered from strict to loose; a looser level adds to the hunk's fuzz.
-//
-// The zero Level is not a level: in Options it means "the default" (LevelFold). A Level is
-// its V4A_LEVEL_* value plus one.
+// ordered from strict to loose; a looser level adds to the hunk's fuzz. A Level is its
+// V4A_LEVEL_* number of the C ABI (LevelExact is 0), the same number in every language.
 type Level uint8
 
 // The match levels, strictest first.
 const (
 	// LevelExact: bytes equal (line terminator excluded). Fuzz 0.
-	LevelExact Level = C.V4A_LEVEL_EXACT + 1
+	LevelExact Level = C.V4A_LEVEL_EXACT
 	// LevelTrimEnd: equal after removing trailing whitespace. Fuzz 1.
-	LevelTrimEnd Level = C.V4A_LEVEL_TRIM_END + 1
+	LevelTrimEnd Level = C.V4A_LEVEL_TRIM_END
 	// LevelTrim: equal after removing leading and trailing whitespace. Fuzz 10.
-	LevelTrim Level = C.V4A_LEVEL_TRIM + 1
+	LevelTrim Level = C.V4A_LEVEL_TRIM
 	// LevelCollapse: trimmed, every internal whitespace run one space. Fuzz 50.
-	LevelCollapse Level = C.V4A_LEVEL_COLLAPSE + 1
+	LevelCollapse Level = C.V4A_LEVEL_COLLAPSE
 	// LevelFold: collapsed after Unicode folding (NFKC, quotes, dashes, spaces, zero-width
 	// characters). Fuzz 100.
-	LevelFold Level = C.V4A_LEVEL_FOLD + 1
+	LevelFold Level = C.V4A_LEVEL_FOLD
 )
 
-var levelNames = [...]string{"", "exact", "trim_end", "trim", "collapse", "fold"}
+// levelNames are the library's names of the levels (v4a_level_str), read once.
+var levelNames = func() [LevelFold + 1]string {
+	_ = abiChecked
+	var names [LevelFold + 1]string
+	for l := range names {
+		names[l] = cString(C.v4a_level_str(C.uint32_t(l)))
+	}
+	return names
+}()
 
-// String returns the level's stable name: "exact", "trim_end", "trim", "collapse" or
-// "fold" ("default" for the zero Level, "unknown" otherwise).
+// String returns the level's stable name, as the library names it (v4a_level_str):
+// "exact", "trim_end", "trim", "collapse" or "fold" ("unknown" for a number that names no
+// level).
 func (l Level) String() string {
-	switch {
-	case l == 0:
-		return "default"
-	case int(l) < len(levelNames):
+	if l <= LevelFold {
 		return levelNames[l]
 	}
 	return "unknown"
 }
 
-// Fuzz returns the fuzz a match at this level adds (0, 1, 10, 50, 100); 0 for an unknown
+// levelFuzz is the fuzz a match at each level adds. The C ABI has no getter for it:
+// TestLevelFuzz checks this table against the fuzz the library reports for a match at each
 // level.
+var levelFuzz = [LevelFold + 1]int{0, 1, 10, 50, 100}
+
+// Fuzz returns the fuzz a match at this level adds (0, 1, 10, 50, 100); 0 for a number that
+// names no level.
 func (l Level) Fuzz() int {
-	switch l {
-	case LevelTrimEnd:
-		return 1
-	case LevelTrim:
-		return 10
-	case LevelCollapse:
-		return 50
-	case LevelFold:
-		return 100
+	if l <= LevelFold {
+		return levelFuzz[l]
 	}
 	return 0
 }
@@ -65,25 +68,19 @@ func (l Level) Fuzz() int {
 // ParseLevel returns the level named name ("exact", "trim_end", "trim", "collapse",
 // "fold"), or an *Error with CodeInvalidArgument.
 func ParseLevel(name string) (Level, error) {
-	for i, n := range levelNames {
-		if i > 0 && n == name {
-			return Level(i), nil
+	for l, n := range levelNames {
+		if n == name {
+			return Level(l), nil
 		}
 	}
-	return 0, statusError(CodeInvalidArgument,
-		"unknown match level "+strconv.Quote(name)+": expected exact, trim_end, trim, collapse or fold")
+	return 0, statusError(CodeInvalidArgument, "unknown match level "+strconv.Quote(name)+
+		": expected "+strings.Join(levelNames[:LevelFold], ", ")+" or "+levelNames[LevelFold])
 }
 
-// levelFromC converts a V4A_LEVEL_* value.
-func levelFromC(v C.uint32_t) Level { return Level(v + 1) }
-
-// levelToC converts a Level (not the zero Level) to its V4A_LEVEL_* value.
-func levelToC(l Level) C.uint32_t { return C.uint32_t(l) - 1 }
-
-// checkLevel refuses the zero Level and levels that name no constant.
-func checkLevel(l Level) error {
-	if l < LevelExact || l > LevelFold {
-		return statusError(CodeInvalidArgument, "level is "+strconv.Itoa(int(l))+
+// checkLevel refuses numbers that name no level.
+func checkLevel(l Level, what string) error {
+	if l > LevelFold {
+		return statusError(CodeInvalidArgument, what+" is "+strconv.Itoa(int(l))+
 			": expected LevelExact, LevelTrimEnd, LevelTrim, LevelCollapse or LevelFold")
 	}
 	return nil
@@ -141,38 +138,47 @@ func (d DiffStyle) String() string {
 	return "none"
 }
 
-// NoFuzz is the Options.MaxFuzz that accepts only matches without fuzz.
-const NoFuzz = -1
+// NoFuzzLimit is the Options.MaxFuzz that accepts any total fuzz (the default).
+const NoFuzzLimit = -1
 
-// Options tune how patches are applied. The zero value (and a nil *Options) is the default
-// behaviour, so set only the fields you need:
+// Options tune how patches are applied. Start from DefaultOptions, which holds the
+// library's defaults (v4a_options_init), and set the fields you need; a nil *Options is the
+// defaults too:
 //
-//	opts := &v4a.Options{MaxLevel: v4a.LevelExact, Diff: v4a.ChangesDiff(3), Refine: true}
+//	opts := v4a.DefaultOptions()
+//	opts.MaxLevel = v4a.LevelExact // strict mode
+//	opts.Diff = v4a.ChangesDiff(3)
+//
+// Every field means what it says, zero included: MaxLevel 0 is LevelExact and MaxFuzz 0
+// accepts no fuzz. An Options not made by DefaultOptions has SearchBudget 0, which the
+// library refuses (ErrInvalidArgument, saying to start from DefaultOptions).
 type Options struct {
-	// MaxLevel is the loosest match level tried: LevelExact is strict mode. The zero value
-	// means LevelFold (every level).
+	// MaxLevel is the loosest match level tried: LevelExact is strict mode. Default
+	// LevelFold (every level).
 	MaxLevel Level
-	// MaxFuzz is the largest total fuzz accepted for one file (ErrFuzzLimit above it). 0
-	// means no limit (the default); NoFuzz (any negative value) accepts no fuzz at all.
+	// MaxFuzz is the largest total fuzz accepted for one file (ErrFuzzLimit above it): 0
+	// accepts only matches without fuzz, NoFuzzLimit any (the default). Other negative
+	// values are ErrInvalidArgument.
 	MaxFuzz int
 	// FirstMatch takes the first candidate instead of failing with ErrAmbiguous (older
-	// engines' behaviour).
+	// engines' behaviour). Default false.
 	FirstMatch bool
 	// AlreadyAppliedIsError reports a hunk whose change is already present as
-	// ErrAlreadyApplied instead of a no-op.
+	// ErrAlreadyApplied instead of a no-op. Default false.
 	AlreadyAppliedIsError bool
-	// EnsureFinalNewline always ends the new text with a line terminator (by default the
-	// file's final-newline state is kept).
+	// EnsureFinalNewline always ends the new text with a line terminator. Default false
+	// (the file's final-newline state is kept).
 	EnsureFinalNewline bool
-	// AddFileLineEnding is the terminator "*** Add File" and ModeCreate write (LF by
-	// default).
+	// AddFileLineEnding is the terminator "*** Add File" and ModeCreate write. Default LF.
 	AddFileLineEnding LineEnding
-	// Diff chooses the structured line diff of Result.Diff (none by default).
+	// Diff chooses the structured line diff of Result.Diff. Default none (the zero
+	// DiffStyle).
 	Diff DiffStyle
 	// Refine adds character-level segments to the changed lines of the structured diff.
+	// Default false.
 	Refine bool
 	// SearchBudget bounds the search work per file, in line comparisons (ErrSearchBudget
-	// above it). 0 means the default, 200,000,000.
+	// above it); it must be greater than 0. Default 200,000,000.
 	SearchBudget uint64
 }
 
@@ -184,29 +190,57 @@ var defaultOptions = func() C.v4a_options {
 	return o
 }()
 
-// toC converts Options to the C struct; nil stays nil (the library's defaults). A level or
-// line ending that names no constant is an *Error with CodeInvalidArgument.
+// DefaultOptions returns the library's default options (v4a_options_init), a new value the
+// caller may change.
+func DefaultOptions() *Options {
+	d := &defaultOptions
+	o := &Options{
+		MaxLevel:              Level(d.max_level),
+		MaxFuzz:               NoFuzzLimit,
+		FirstMatch:            d.first_match != 0,
+		AlreadyAppliedIsError: d.already_applied_is_error != 0,
+		EnsureFinalNewline:    d.ensure_final_newline != 0,
+		AddFileLineEnding:     LineEnding(d.add_file_line_ending),
+		Diff:                  DiffStyle{style: uint8(d.diff_style)},
+		Refine:                d.refine != 0,
+		SearchBudget:          uint64(d.search_budget),
+	}
+	if d.max_fuzz != C.V4A_NO_FUZZ_LIMIT {
+		o.MaxFuzz = int(d.max_fuzz)
+	}
+	if o.Diff.style == C.V4A_DIFF_STYLE_CHANGES {
+		o.Diff.context = uint32(d.diff_context)
+	}
+	return o
+}
+
+// toC converts Options to the C struct; nil stays nil (the library's defaults). A field out
+// of its range is an *Error with CodeInvalidArgument.
 func (o *Options) toC(out *C.v4a_options) (*C.v4a_options, error) {
 	if o == nil {
 		return nil, nil
 	}
-	if o.MaxLevel > LevelFold {
-		return nil, statusError(CodeInvalidArgument, "Options.MaxLevel is "+
-			strconv.Itoa(int(o.MaxLevel))+": expected LevelExact ... LevelFold (or 0 for the default)")
+	if err := checkLevel(o.MaxLevel, "Options.MaxLevel"); err != nil {
+		return nil, err
+	}
+	if o.MaxFuzz < NoFuzzLimit {
+		return nil, statusError(CodeInvalidArgument, "Options.MaxFuzz is "+
+			strconv.Itoa(o.MaxFuzz)+": expected a fuzz of 0 or more, or NoFuzzLimit")
 	}
 	if o.AddFileLineEnding > CRLF {
 		return nil, statusError(CodeInvalidArgument, "Options.AddFileLineEnding is "+
 			strconv.Itoa(int(o.AddFileLineEnding))+": expected LF or CRLF")
 	}
-	*out = defaultOptions
-	if o.MaxLevel != 0 {
-		out.max_level = levelToC(o.MaxLevel)
+	if o.SearchBudget == 0 {
+		return nil, statusError(CodeInvalidArgument, "Options.SearchBudget is 0: start from "+
+			"v4a.DefaultOptions() (the library's defaults) and set the fields you need")
 	}
-	switch {
-	case o.MaxFuzz < 0:
-		out.max_fuzz = 0
-	case o.MaxFuzz > 0:
-		out.max_fuzz = C.uint32_t(clampU32(o.MaxFuzz)) // MaxUint32 is V4A_NO_FUZZ_LIMIT
+	*out = defaultOptions
+	out.max_level = C.uint32_t(o.MaxLevel)
+	out.max_fuzz = C.V4A_NO_FUZZ_LIMIT
+	if o.MaxFuzz != NoFuzzLimit {
+		// A limit of MaxUint32 or more is no limit in practice, as V4A_NO_FUZZ_LIMIT is.
+		out.max_fuzz = C.uint32_t(clampU32(o.MaxFuzz))
 	}
 	out.first_match = cBool(o.FirstMatch)
 	out.already_applied_is_error = cBool(o.AlreadyAppliedIsError)
@@ -217,20 +251,18 @@ func (o *Options) toC(out *C.v4a_options) (*C.v4a_options, error) {
 		out.diff_context = C.uint32_t(o.Diff.context)
 	}
 	out.refine = cBool(o.Refine)
-	if o.SearchBudget != 0 {
-		out.search_budget = C.uint64_t(o.SearchBudget)
-	}
+	out.search_budget = C.uint64_t(o.SearchBudget)
 	return out, nil
 }
 
-// GenerateOptions tune MakePatch and MakeMovePatch. The zero value (and nil) is the
-// default.
+// GenerateOptions tune MakePatch and MakeMovePatch. Start from DefaultGenerateOptions (the
+// library's defaults, v4a_generate_options_init); nil is the defaults too. Zero means zero.
 type GenerateOptions struct {
-	// Context is the number of unchanged lines shown before and after each change. 0 means
-	// the default, 3; a negative value means none.
+	// Context is the number of unchanged lines shown before and after each change.
+	// Default 3.
 	Context int
-	// MaxContext is the most context a hunk may grow to while it is made unique. 0 means
-	// the default, 50; a negative value means none.
+	// MaxContext is the most context a hunk may grow to while it is made unique. Default
+	// 50.
 	MaxContext int
 }
 
@@ -241,18 +273,30 @@ var defaultGenerateOptions = func() C.v4a_generate_options {
 	return o
 }()
 
-func (o *GenerateOptions) toC(out *C.v4a_generate_options) *C.v4a_generate_options {
+// DefaultGenerateOptions returns the library's default generate options
+// (v4a_generate_options_init), a new value the caller may change.
+func DefaultGenerateOptions() *GenerateOptions {
+	return &GenerateOptions{
+		Context:    int(defaultGenerateOptions.context),
+		MaxContext: int(defaultGenerateOptions.max_context),
+	}
+}
+
+// toC converts GenerateOptions to the C struct; nil stays nil (the library's defaults). A
+// negative count is an *Error with CodeInvalidArgument.
+func (o *GenerateOptions) toC(out *C.v4a_generate_options) (*C.v4a_generate_options, error) {
 	if o == nil {
-		return nil
+		return nil, nil
+	}
+	if o.Context < 0 || o.MaxContext < 0 {
+		return nil, statusError(CodeInvalidArgument, "GenerateOptions.Context is "+
+			strconv.Itoa(o.Context)+" and MaxContext "+strconv.Itoa(o.MaxContext)+
+			": expected 0 or more lines")
 	}
 	*out = defaultGenerateOptions
-	if o.Context != 0 {
-		out.context = C.uint32_t(clampU32(o.Context))
-	}
-	if o.MaxContext != 0 {
-		out.max_context = C.uint32_t(clampU32(o.MaxContext))
-	}
-	return out
+	out.context = C.uint32_t(clampU32(o.Context))
+	out.max_context = C.uint32_t(clampU32(o.MaxContext))
+	return out, nil
 }
 
 func cBool(b bool) C.uint32_t {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io/fs"
 	"runtime"
+	"sync"
 	"unsafe"
 )
 
@@ -116,32 +117,53 @@ type Op struct {
 	Hunks int
 }
 
-// Patch is a parsed multi-file patch: its operations, in patch order. It is a plain Go
-// value (nothing native to close) and may be applied from many goroutines at once.
+// Patch is a parsed multi-file patch: its operations, in patch order, and the native patch
+// they were read from, which ApplyPatch and Reverse apply without parsing the text again.
+//
+// A Patch holds native memory: call Close when done with it (as C#'s Patch is disposed).
+// Close is idempotent and safe while other goroutines still apply the patch (it waits for
+// them); after Close, ApplyPatch and Reverse fail with ErrInvalidArgument, while Ops and
+// Text stay readable. A Patch that is never closed is freed by a finalizer once it is
+// unreachable, as a SafeHandle is, at a time the garbage collector chooses. A Patch may be
+// applied from many goroutines at once.
 type Patch struct {
 	// Ops are the file operations in patch order.
 	Ops []Op
 
-	text   string
-	strict bool
+	text string
+	mu   sync.RWMutex // held for reading while h is used, for writing by Close
+	h    *C.v4a_patch // nil once closed
 }
 
 // Text returns the patch text as it was parsed.
 func (p *Patch) Text() string { return p.text }
 
+// Close frees the native patch. It is idempotent, and waits for the ApplyPatch and Reverse
+// calls that use the patch to return, so it must not be called from the Sources of one of
+// them (nor may those Sources apply the same patch again). It always returns nil (it
+// implements io.Closer).
+func (p *Patch) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.h != nil {
+		C.v4a_patch_free(p.h)
+		p.h = nil
+		runtime.SetFinalizer(p, nil)
+	}
+	return nil
+}
+
 // ParsePatch parses a patch ("*** Begin Patch" ... "*** End Patch", or a bare diff) into
 // its file operations, accepting what models really send (CRLF, heredoc and Markdown
 // wrappers, git headers where a file header may stand). A patch that does not parse is an
-// *Error (ErrPatchSyntax or ErrTruncatedPatch with Line, ...).
+// *Error (ErrPatchSyntax or ErrTruncatedPatch with Line, ...). Close the Patch when done.
 func ParsePatch(text string) (*Patch, error) { return parse(text, false) }
 
 // ParsePatchStrict is ParsePatch accepting only the canonical form: the envelope, LF line
 // endings, markers written exactly, no wrappers (what Grammar describes).
 func ParsePatchStrict(text string) (*Patch, error) { return parse(text, true) }
 
-// nativePatch parses text into a native handle; the caller frees it with v4a_patch_free
-// (it is non-nil unless the status is CodeInternal).
-func nativePatch(text string, strict bool) (*C.v4a_patch, C.v4a_status) {
+func parse(text string, strict bool) (*Patch, error) {
 	tp, tn := strIn(text)
 	var h *C.v4a_patch
 	var status C.v4a_status
@@ -151,21 +173,17 @@ func nativePatch(text string, strict bool) (*C.v4a_patch, C.v4a_status) {
 		status = C.v4a_patch_parse(tp, tn, &h)
 	}
 	runtime.KeepAlive(tp)
-	return h, status
-}
-
-func parse(text string, strict bool) (*Patch, error) {
-	h, status := nativePatch(text, strict)
 	if h == nil {
 		return nil, statusError(Code(status), "")
 	}
-	defer C.v4a_patch_free(h)
 	if status != C.V4A_STATUS_OK {
-		return nil, errorFrom(C.v4a_patch_error(h), status)
+		err := errorFrom(C.v4a_patch_error(h), status)
+		C.v4a_patch_free(h)
+		return nil, err
 	}
 	view := C.v4a_patch_ops(h)
 	ops := viewSlice(view.ptr, view.len)
-	p := &Patch{Ops: make([]Op, len(ops)), text: text, strict: strict}
+	p := &Patch{Ops: make([]Op, len(ops)), text: text, h: h}
 	for i := range ops {
 		o := &ops[i]
 		p.Ops[i] = Op{
@@ -178,6 +196,7 @@ func parse(text string, strict bool) (*Patch, error) {
 			Hunks:       int(o.hunk_count),
 		}
 	}
+	runtime.SetFinalizer(p, (*Patch).Close)
 	return p, nil
 }
 
@@ -262,23 +281,20 @@ func sourcesFor(h *C.v4a_patch, sources Sources, pin *runtime.Pinner) ([]C.v4a_s
 	return srcs, inputs, nil
 }
 
-// withSources parses p natively and looks up its sources, then calls fn; the sources stay
-// pinned and alive during fn.
+// withSources looks up the sources of p's native patch, then calls fn; the patch stays open
+// and the sources pinned and alive during fn.
 func withSources(p *Patch, sources Sources, fn func(h *C.v4a_patch, srcs *C.v4a_source, n C.size_t, inputs []string) error) error {
 	if p == nil {
 		return statusError(CodeNullArgument, "the patch is nil: parse it with ParsePatch")
 	}
-	h, status := nativePatch(p.text, p.strict)
-	if h == nil {
-		return statusError(Code(status), "")
-	}
-	defer C.v4a_patch_free(h)
-	if status != C.V4A_STATUS_OK {
-		return errorFrom(C.v4a_patch_error(h), status)
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if p.h == nil {
+		return statusError(CodeInvalidArgument, "the patch is closed: parse it again (Close frees it)")
 	}
 	var pin runtime.Pinner
 	defer pin.Unpin()
-	srcs, inputs, err := sourcesFor(h, sources, &pin)
+	srcs, inputs, err := sourcesFor(p.h, sources, &pin)
 	if err != nil {
 		return err
 	}
@@ -286,7 +302,7 @@ func withSources(p *Patch, sources Sources, fn func(h *C.v4a_patch, srcs *C.v4a_
 	if len(srcs) > 0 {
 		first = &srcs[0]
 	}
-	err = fn(h, first, C.size_t(len(srcs)), inputs)
+	err = fn(p.h, first, C.size_t(len(srcs)), inputs)
 	runtime.KeepAlive(srcs)
 	runtime.KeepAlive(inputs)
 	return err
@@ -299,6 +315,13 @@ func withSources(p *Patch, sources Sources, fn func(h *C.v4a_patch, srcs *C.v4a_
 // Nothing is written anywhere: write each FileResult yourself (Add: create Path; Delete:
 // remove Path; Update: write Result.Text to MoveTo when set, removing Path, else to Path).
 func ApplyPatch(p *Patch, sources Sources, opts *Options) (*PatchResult, error) {
+	return applyPatch(p, sources, opts, true)
+}
+
+// applyPatch is ApplyPatch; share says whether a result's Source may share the string the
+// Sources returned (the library returns the source unchanged) instead of a copy of the
+// library's view. Tests compare the two.
+func applyPatch(p *Patch, sources Sources, opts *Options, share bool) (*PatchResult, error) {
 	var out *PatchResult
 	err := withSources(p, sources, func(h *C.v4a_patch, srcs *C.v4a_source, n C.size_t, inputs []string) error {
 		var copts C.v4a_options
@@ -333,7 +356,7 @@ func ApplyPatch(p *Patch, sources Sources, opts *Options) (*PatchResult, error) 
 				Kind:   OpKind(f.kind),
 				Path:   goString(f.path),
 				MoveTo: goString(f.move_to),
-				Result: resultFrom(&v, input, true),
+				Result: resultFrom(&v, input, share),
 			}
 		}
 		return nil

@@ -37,10 +37,9 @@ const (
 // ToolSchema returns the tool definition (JSON text) for a flavour and a shape, ready to
 // hand to the model's API. An unknown flavour or shape is ErrInvalidArgument.
 func ToolSchema(flavor Flavor, shape Shape) (string, error) {
-	var b C.v4a_bytes
-	status := C.v4a_tool_schema(C.uint32_t(flavor), C.uint32_t(shape), &b)
-	if status != C.V4A_STATUS_OK {
-		return "", statusError(Code(status), "unknown tool flavour or shape: expected one of "+
+	b := C.v4a_tool_schema(C.v4a_flavor(flavor), C.v4a_shape(shape))
+	if b.ptr == nil {
+		return "", statusError(CodeInvalidArgument, "unknown tool flavour or shape: expected one of "+
 			"FlavorOpenAI, FlavorOpenAICustom, FlavorAnthropic, FlavorMCP and ShapeInput or ShapeFile")
 	}
 	return goString(b), nil

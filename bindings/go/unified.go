@@ -31,16 +31,30 @@ func (r *Result) UnifiedDiff(context int) string {
 			hunk:      C.uint32_t(c.Hunk),
 		}
 	}
-	var cp *C.v4a_change
-	if len(changes) > 0 {
-		cp = &changes[0]
+	// The input struct holds pointers into Go memory: cgo lets C read them only while they
+	// are pinned.
+	var pins runtime.Pinner
+	defer pins.Unpin()
+	view := func(s string) C.v4a_bytes {
+		p, n := strIn(s)
+		if p != nil {
+			pins.Pin(p)
+		}
+		return C.v4a_bytes{ptr: p, len: n}
 	}
-	sp, sn := strIn(r.Source)
-	tp, tn := strIn(r.Text)
-	pp, pn := strIn(r.Path)
-	dp, dn := strIn(r.Destination)
+	input := C.v4a_unified_diff_input{
+		source:      view(r.Source),
+		text:        view(r.Text),
+		path:        view(r.Path),
+		destination: view(r.Destination),
+		context:     C.uint32_t(ctx),
+	}
+	if len(changes) > 0 {
+		pins.Pin(&changes[0])
+		input.changes = C.v4a_changes{ptr: &changes[0], len: C.size_t(len(changes))}
+	}
 	var t *C.v4a_text
-	status := C.v4a_unified_diff(sp, sn, tp, tn, pp, pn, dp, dn, cp, C.size_t(len(changes)), C.uint32_t(ctx), &t)
+	status := C.v4a_unified_diff(&input, &t)
 	runtime.KeepAlive(r)
 	runtime.KeepAlive(changes)
 	s, err := textResult(t, status)

@@ -8,12 +8,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The header comes from the installed library (pkg-config's Cflags) or, with the build tag
+ * v4a_intree, from include/ in the repository. */
+#if defined(__has_include)
+#if !__has_include("v4a.h")
+#error "v4a Go binding: v4a.h not found: install libv4a (cmake --install) and set PKG_CONFIG_PATH to $PREFIX/lib/pkgconfig, or build inside the repository with -tags v4a_intree (see the README's Go section)"
+#endif
+#endif
 #include "v4a.h"
 
 /* The ABI version this binding was written against; keep in step with ABIVersion
  * (version.go). */
-#if !defined(V4A_ABI_VERSION) || V4A_ABI_VERSION != 1
-#error "v4a Go binding: v4a.h has an ABI version this binding does not know (it expects V4A_ABI_VERSION 1): update bindings/go or use the matching v4a.h"
+#if !defined(V4A_ABI_VERSION) || V4A_ABI_VERSION != 2
+#error "v4a Go binding: v4a.h has an ABI version this binding does not know (it expects V4A_ABI_VERSION 2): update bindings/go or use the matching v4a.h"
 #endif
 
 /* Every view of a result. */

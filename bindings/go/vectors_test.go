@@ -1,3 +1,5 @@
+//go:build v4a_intree
+
 package v4a
 
 // Runs every shared test vector of tests/vectors/ through the Go API, with the semantics of
@@ -88,7 +90,7 @@ func nonEmptyLines(b []byte) []string {
 }
 
 func buildOptions(lines []string) (*Options, error) {
-	o := &Options{}
+	o := DefaultOptions()
 	for _, l := range lines {
 		k, v, ok := strings.Cut(l, "=")
 		if !ok {
@@ -100,13 +102,7 @@ func buildOptions(lines []string) (*Options, error) {
 		case "max_level":
 			o.MaxLevel, err = ParseLevel(v)
 		case "max_fuzz":
-			var n int
-			n, err = strconv.Atoi(v)
-			if n == 0 {
-				o.MaxFuzz = NoFuzz
-			} else {
-				o.MaxFuzz = n
-			}
+			o.MaxFuzz, err = strconv.Atoi(v)
 		case "first_match":
 			o.FirstMatch, err = strconv.ParseBool(v)
 		case "already_applied_error":
@@ -548,9 +544,7 @@ func crossCheck(c *vectorCase, p *produced) []string {
 		if err != nil {
 			return []string{err.Error()}
 		}
-		copySource.Store(true)
-		copied, err := ApplyPatch(patch, sources, c.options)
-		copySource.Store(false)
+		copied, err := applyPatch(patch, sources, c.options, false)
 		if err != nil {
 			return []string{err.Error()}
 		}
@@ -586,13 +580,13 @@ func checkFullDiff(r, plain *Result) []string {
 	if r.Text != plain.Text || r.Fuzz != plain.Fuzz || !reflect.DeepEqual(r.Hunks, plain.Hunks) {
 		problems = append(problems, "a full diff changed the result")
 	}
-	if plain.Diff() != nil {
+	if plain.Diff != nil {
 		problems = append(problems, "Diff() is not nil without Options.Diff")
 	}
 	old := splitLines(strings.TrimPrefix(r.Source, bom)).text
 	nw := splitLines(strings.TrimPrefix(r.Text, bom)).text
 	var gotOld, gotNew []string
-	for _, d := range r.Diff() {
+	for _, d := range r.Diff {
 		if d.Kind != DiffAdd {
 			if d.OldLine != len(gotOld)+1 {
 				problems = append(problems, fmt.Sprintf("old line %d out of sequence", d.OldLine))

@@ -10,7 +10,7 @@ import "strconv"
 // ABIVersion is the version of the C ABI this binding was written against. The build fails
 // if include/v4a.h declares another (a check in v4a_go.h), and the package panics at
 // initialisation if the loaded library reports another (LibraryABIVersion).
-const ABIVersion = 1
+const ABIVersion = 2
 
 // Version returns the version of the loaded v4a library ("0.1.0").
 func Version() string { return cString(C.v4a_version()) }

@@ -47,13 +47,12 @@ static int single_file(void) {
                        "     for item in items:\n"
                        "-        result += item.price\n"
                        "+        result += item.price * item.quantity\n";
-    v4a_options options;
+    v4a_options options = V4A_OPTIONS_INIT;
     v4a_result *result = NULL;
     v4a_diff_lines lines;
     v4a_status status;
     size_t i;
 
-    v4a_options_init(&options);
     options.diff_style = V4A_DIFF_STYLE_CHANGES;
     options.diff_context = 1;
     options.refine = 1;

@@ -56,12 +56,12 @@ namespace V4A.Examples
                 "-        result += item.price  # 💶\n" +
                 "+        result += item.price * item.quantity  # 💶\n";
             var options = new ApplyOptions { Diff = DiffStyle.Changes, DiffContext = 1, Refine = true };
-            ApplyResult result = V4APatch.Apply(source, diff, ApplyMode.Update, options);
+            ApplyResult result = Patch.Apply(source, diff, ApplyMode.Update, options);
             Console.WriteLine("== single file (fuzz " + result.Fuzz + ")");
             foreach (DiffLine line in result.Lines) Console.WriteLine(Render(line));
             HunkReport hunk = result.Hunks[0];
             Console.WriteLine("hunk 1: lines " + hunk.OldStart + "-" + (hunk.OldStart + hunk.OldLength - 1)
-                + " -> " + hunk.NewStart + "-" + (hunk.NewStart + hunk.NewLength - 1) + ", " + V4APatch.LevelName(hunk.Level));
+                + " -> " + hunk.NewStart + "-" + (hunk.NewStart + hunk.NewLength - 1) + ", " + Patch.LevelName(hunk.Level));
             Console.Write("== new text\n" + result.Text);
         }
 
@@ -72,14 +72,14 @@ namespace V4A.Examples
             ApplyResult result;
             V4AError error;
             // TryApply: no exception for a patch that does not apply, which is routine for an agent.
-            if (!V4APatch.TryApply(source, diff, ApplyMode.Update, out result, out error))
+            if (!Patch.TryApply(source, diff, ApplyMode.Update, out result, out error))
             {
                 Console.WriteLine("== " + error.StatusName + " (candidates: " + string.Join(", ", error.Candidates) + ")");
                 Console.WriteLine(error.Message); // the tool result to send back to the model
             }
             try
             {
-                V4APatch.Apply(source, "@@ def load(self):\n-    self.flush_all()\n+    self.sync()\n", ApplyMode.Update);
+                Patch.Apply(source, "@@ def load(self):\n-    self.flush_all()\n+    self.sync()\n", ApplyMode.Update);
             }
             catch (V4AContextNotFoundException e)
             {
@@ -123,9 +123,9 @@ namespace V4A.Examples
         private static void ToolKit()
         {
             // Tool definitions and the system-prompt text, for an agent that offers the patch tool.
-            string schema = V4APatch.ToolSchema(ToolFlavor.Anthropic, ToolShape.Input);
+            string schema = Patch.ToolSchema(ToolFlavor.Anthropic, ToolShape.Input);
             Console.WriteLine("== tool kit: Anthropic definition has input_schema: " + schema.Contains("\"input_schema\"")
-                + "; the instructions show the envelope: " + V4APatch.Instructions.Contains("*** Begin Patch"));
+                + "; the instructions show the envelope: " + Patch.Instructions.Contains("*** Begin Patch"));
         }
     }
 }

@@ -4,5 +4,5 @@ go 1.21
 
 require github.com/v4a-dev/v4a/bindings/go v0.0.0
 
-// The binding in this repository (build the library first: cargo build --release).
+// The binding in this repository (outside it: go get github.com/v4a-dev/v4a/bindings/go).
 replace github.com/v4a-dev/v4a/bindings/go => ../../bindings/go

@@ -3,9 +3,13 @@
 // does not apply (written for the model), then apply a multi-file patch atomically over
 // sources held in memory, and get a tool definition for a model API.
 //
-// Run it from this directory after building the library in the repository root:
+// It links an installed libv4a found with pkg-config, as every program using the binding
+// does (see the README's Go section); from a build of this repository:
 //
-//	cargo build --release && go run .
+//	PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig LD_LIBRARY_PATH=$PREFIX/lib go run .
+//
+// (bindings/go/test.sh installs the library it builds into target/go-v4a-install and runs
+// this example against it.)
 package main
 
 import (
@@ -61,12 +65,14 @@ func diffLine(l v4a.DiffLine) string {
 func singleFile() error {
 	source := "def total(items):\n    result = 0\n    for item in items:\n        result += item.price\n    return result\n"
 	diff := "@@ def total(items):\n     for item in items:\n-        result += item.price\n+        result += item.price * item.quantity\n"
-	r, err := v4a.Apply(source, diff, v4a.ModeUpdate, &v4a.Options{Diff: v4a.ChangesDiff(1), Refine: true})
+	opts := v4a.DefaultOptions() // the library's defaults; set the fields you need
+	opts.Diff, opts.Refine = v4a.ChangesDiff(1), true
+	r, err := v4a.Apply(source, diff, v4a.ModeUpdate, opts)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("== single file (fuzz %d)\n", r.Fuzz)
-	for _, l := range r.Diff() {
+	for _, l := range r.Diff {
 		fmt.Println(diffLine(l))
 	}
 	fmt.Print("== new text\n", r.Text)
@@ -93,6 +99,7 @@ func multiFile() error {
 	if err != nil {
 		return err
 	}
+	defer patch.Close() // frees the native patch
 	for _, op := range patch.Ops {
 		if !op.PathClass.Safe() || (op.MoveTo != "" && !op.MoveToClass.Safe()) {
 			return fmt.Errorf("refusing to write %s", op.Path)

@@ -1179,7 +1179,7 @@ unsafe fn c_str(p: *const std::ffi::c_char) -> String {
 unsafe fn read_error(e: *const c::v4a_error, status: u32) {
     assert!(!e.is_null(), "status {status} without an error");
     let e = &*e;
-    assert_eq!(e.status, status);
+    assert_eq!(e.status.0, status);
     assert!(
         !bytes_of(e.message).unwrap_or_default().is_empty(),
         "an empty message"
@@ -1276,16 +1276,17 @@ unsafe fn read_result(r: *const c::v4a_result, expect: &Result<ApplyResult, Stat
             let unified = a.unified_diff(context as usize);
             take_text(t, st.0, &Ok(unified.clone()));
             // The same rendering from the parts a binding keeps.
-            let part = |b: c::v4a_bytes| (b.ptr, b.len);
-            let (sp, sl) = part(c::v4a_result_source(r));
-            let (tp, tl) = part(c::v4a_result_text(r));
-            let (pp, pl) = part(c::v4a_result_path(r));
-            let (dp, dl) = part(c::v4a_result_destination(r));
-            let ch = c::v4a_result_changes(r);
+            let input = c::v4a_unified_diff_input {
+                source: c::v4a_result_source(r),
+                text: c::v4a_result_text(r),
+                path: c::v4a_result_path(r),
+                destination: c::v4a_result_destination(r),
+                changes: c::v4a_result_changes(r),
+                context,
+                reserved: 0,
+            };
             let mut t = std::ptr::null_mut();
-            let st = c::v4a_unified_diff(
-                sp, sl, tp, tl, pp, pl, dp, dl, ch.ptr, ch.len, context, &mut t,
-            );
+            let st = c::v4a_unified_diff(&input, &mut t);
             take_text(t, st.0, &Ok(unified));
         }
         Err(_) => {
@@ -1638,21 +1639,21 @@ unsafe fn ffi_unsafe(data: &[u8]) {
         .collect();
     let (tp, tl) = arg(part(2), h[11]);
     let (pp, pl) = arg(part(4), h[11] >> 2);
-    let mut t = std::ptr::null_mut();
-    let st = c::v4a_unified_diff(
-        sp,
-        sl,
-        tp,
-        tl,
-        pp,
-        pl,
-        std::ptr::null(),
-        0,
-        script.as_ptr(),
-        script.len(),
+    let view = |ptr, len| c::v4a_bytes { ptr, len };
+    let input = c::v4a_unified_diff_input {
+        source: view(sp, sl),
+        text: view(tp, tl),
+        path: view(pp, pl),
+        destination: view(std::ptr::null(), 0),
+        changes: c::v4a_changes {
+            ptr: script.as_ptr(),
+            len: script.len(),
+        },
         context,
-        &mut t,
-    );
+        reserved: 0,
+    };
+    let mut t = std::ptr::null_mut();
+    let st = c::v4a_unified_diff(&input, &mut t);
     assert_ne!(
         st.0,
         c::V4A_STATUS_INTERNAL,
@@ -1758,14 +1759,13 @@ unsafe fn ffi_unsafe(data: &[u8]) {
     );
 
     let (flavor, shape) = (u32::from(h[7] >> 3 & 7), u32::from(h[7] >> 6));
-    let mut schema = c::v4a_bytes {
-        ptr: std::ptr::null(),
-        len: 0,
-    };
-    let st = c::v4a_tool_schema(flavor, shape, &mut schema);
+    let schema = c::v4a_tool_schema(flavor, shape);
     let known = flavor < 4 && shape < 2;
-    assert_eq!(st.0 == OK, known, "tool schema {flavor}/{shape}: {}", st.0);
-    assert_eq!(bytes_of(schema).is_some_and(|s| !s.is_empty()), known);
+    assert_eq!(
+        bytes_of(schema).is_some_and(|s| !s.is_empty()),
+        known,
+        "tool schema {flavor}/{shape}"
+    );
     for b in [
         c::v4a_grammar(),
         c::v4a_file_grammar(),

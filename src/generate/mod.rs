@@ -3,17 +3,18 @@
 //! [`make_patch`] writes a V4A patch that turns one text into another: a line diff (patience,
 //! from `similar`), hunks with context, merged when close, then checked with the engine's own
 //! rules — a hunk that would be ambiguous or land elsewhere gets more context, then an `@@`
-//! anchor, until every hunk lands where it belongs. [`reverse`] writes the patch that undoes
-//! a patch.
+//! anchor, until every hunk lands where it belongs. [`reverse`] and [`reverse_applied`] write
+//! the patch that undoes a patch, from the files before or after it.
+
+mod reverse;
 
 use std::fmt::Write as _;
 
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
-use crate::apply::{apply, apply_patch, Mode};
+use crate::apply::{apply, Mode};
 use crate::error::{Error, Status};
 use crate::options::Options;
-use crate::patch::{OpKind, Patch};
 use crate::text::{strip_bom, Lines};
 
 /// Options for [`make_patch`].
@@ -338,7 +339,7 @@ pub fn make_move_patch(
     Ok(s)
 }
 
-fn update_section(
+pub(crate) fn update_section(
     old: &str,
     new: &str,
     path: &str,
@@ -368,7 +369,7 @@ pub fn make_add_patch(path: &str, text: &str) -> String {
     )
 }
 
-fn add_section(path: &str, text: &str) -> String {
+pub(crate) fn add_section(path: &str, text: &str) -> String {
     let lines = Lines::split(text);
     let mut s = format!("*** Add File: {path}\n");
     for i in 0..lines.len() {
@@ -385,41 +386,4 @@ pub fn make_delete_patch(path: &str) -> String {
     format!("*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n")
 }
 
-/// Writes the patch that undoes `patch`, given the sources it was applied to: Add ↔ Delete,
-/// moves back, and each updated file's change inverted (regenerated against the patched text,
-/// so fuzzy matches invert exactly). Operations come in reverse order.
-///
-/// ```
-/// let patch = v4a::parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
-/// let undo = v4a::reverse(&patch, |_| Some("x\n"), &v4a::Options::default()).unwrap();
-/// assert_eq!(undo, "*** Begin Patch\n*** Update File: a\n@@\n-y\n+x\n*** End Patch\n");
-/// ```
-pub fn reverse<S, F>(patch: &Patch, sources: F, opts: &Options) -> Result<String, Error>
-where
-    S: AsRef<[u8]>,
-    F: FnMut(&str) -> Option<S>,
-{
-    let result = apply_patch(patch, sources, opts)?;
-    let gen = GenerateOptions::default();
-    let mut s = String::from("*** Begin Patch\n");
-    for f in result.files.iter().rev() {
-        match f.kind {
-            OpKind::Add => {
-                let _ = writeln!(s, "*** Delete File: {}", f.path);
-            }
-            OpKind::Delete => s.push_str(&add_section(&f.path, &f.applied.source)),
-            OpKind::Update => {
-                let section = update_section(
-                    &f.applied.text,
-                    &f.applied.source,
-                    f.target(),
-                    Some(&f.path),
-                    &gen,
-                )?;
-                s.push_str(&section);
-            }
-        }
-    }
-    s.push_str("*** End Patch\n");
-    Ok(s)
-}
+pub use reverse::{reverse, reverse_applied};

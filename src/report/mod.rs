@@ -86,6 +86,9 @@ pub struct HunkReport {
     pub end_of_file: bool,
     /// Found before the previous hunk (the patch listed hunks out of file order).
     pub out_of_order: bool,
+    /// Located in the base and carried to the current text by a three-way merge
+    /// ([`apply_with_base`](crate::apply_with_base)); the ranges are in the current text.
+    pub merged: bool,
     /// 1-based patch line where the hunk starts.
     pub patch_line: u32,
 }

@@ -113,6 +113,17 @@ V4A_LAYOUT(offsetof(v4a_change, hunk) == 16);
 V4A_LAYOUT(sizeof(v4a_changes) == 2 * V4A_P);
 V4A_LAYOUT(offsetof(v4a_changes, len) == V4A_P);
 
+V4A_LAYOUT(sizeof(v4a_unified_diff_input) == 10 * V4A_P + 8);
+V4A_LAYOUT(offsetof(v4a_unified_diff_input, source) == 0);
+V4A_LAYOUT(offsetof(v4a_unified_diff_input, text) == 2 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_unified_diff_input, path) == 4 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_unified_diff_input, destination) == 6 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_unified_diff_input, changes) == 8 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_unified_diff_input, context) == 10 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_unified_diff_input, reserved) == 10 * V4A_P + 4);
+V4A_LAYOUT(sizeof(v4a_mode) == 4 && sizeof(v4a_level) == 4 && sizeof(v4a_flavor) == 4);
+V4A_LAYOUT(sizeof(v4a_shape) == 4 && sizeof(v4a_diff_kind) == 4 && sizeof(v4a_path_class) == 4);
+
 V4A_LAYOUT(sizeof(v4a_op) == 24 + 4 * V4A_P);
 V4A_LAYOUT(offsetof(v4a_op, kind) == 0);
 V4A_LAYOUT(offsetof(v4a_op, path_class) == 4);

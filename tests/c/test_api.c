@@ -121,6 +121,62 @@ static void test_options_defaults(void) {
     CHECK_STATUS(v4a_generate_options_init(NULL), V4A_STATUS_NULL_ARGUMENT);
 }
 
+/* The static initializers hold the same values as the _init functions, field by field, and
+ * the library takes them; a zeroed struct is refused. */
+static const v4a_options static_options = V4A_OPTIONS_INIT;
+static const v4a_generate_options static_generate_options = V4A_GENERATE_OPTIONS_INIT;
+
+static void test_static_initializers(void) {
+    v4a_options o, z;
+    v4a_generate_options g;
+    v4a_result *r = NULL;
+    v4a_text *t = NULL;
+    CHECK_STATUS(v4a_options_init(&o), V4A_STATUS_OK);
+    CHECK(static_options.struct_size == o.struct_size);
+    CHECK(static_options.max_level == o.max_level);
+    CHECK(static_options.max_fuzz == o.max_fuzz);
+    CHECK(static_options.first_match == o.first_match);
+    CHECK(static_options.already_applied_is_error == o.already_applied_is_error);
+    CHECK(static_options.ensure_final_newline == o.ensure_final_newline);
+    CHECK(static_options.add_file_line_ending == o.add_file_line_ending);
+    CHECK(static_options.diff_style == o.diff_style);
+    CHECK(static_options.diff_context == o.diff_context);
+    CHECK(static_options.refine == o.refine);
+    CHECK(static_options.search_budget == o.search_budget);
+    CHECK(o.diff_context == V4A_DEFAULT_DIFF_CONTEXT);
+    CHECK(o.search_budget == V4A_DEFAULT_SEARCH_BUDGET);
+    CHECK_STATUS(v4a_generate_options_init(&g), V4A_STATUS_OK);
+    CHECK(static_generate_options.struct_size == g.struct_size);
+    CHECK(static_generate_options.context == g.context);
+    CHECK(static_generate_options.max_context == g.max_context);
+    CHECK(g.context == V4A_DEFAULT_GENERATE_CONTEXT);
+    CHECK(g.max_context == V4A_DEFAULT_GENERATE_MAX_CONTEXT);
+
+    /* Usable as they are, and as the start of a local struct. */
+    {
+        v4a_options local = V4A_OPTIONS_INIT;
+        local.max_level = V4A_LEVEL_EXACT;
+        r = apply("a\nb  \n", "@@\n a\n-b\n+c\n", V4A_MODE_UPDATE, &local,
+                  V4A_STATUS_CONTEXT_NOT_FOUND);
+        v4a_result_free(r);
+    }
+    r = apply("a\nb  \n", "@@\n a\n-b\n+c\n", V4A_MODE_UPDATE, &static_options, V4A_STATUS_OK);
+    CHECK_VIEW(v4a_result_text(r), "a\nc\n");
+    v4a_result_free(r);
+    CHECK_STATUS(v4a_make_patch(LIT("a\n"), LIT("b\n"), LIT("f"), &static_generate_options, &t),
+                 V4A_STATUS_OK);
+    v4a_text_free(t);
+
+    /* A zeroed options struct has struct_size 0: refused, with the message naming the fix. */
+    memset(&z, 0, sizeof z);
+    r = apply("a\n", "@@\n-a\n+b\n", V4A_MODE_UPDATE, &z, V4A_STATUS_INVALID_ARGUMENT);
+    {
+        const v4a_error *e = v4a_result_error(r);
+        CHECK(e != NULL && strstr((const char *)e->message.ptr, "v4a_options_init") != NULL);
+    }
+    v4a_result_free(r);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 
 static void test_apply_update_full_diff(void) {
@@ -201,16 +257,32 @@ static void test_apply_update_full_diff(void) {
         v4a_bytes path = v4a_result_path(r), dest = v4a_result_destination(r);
         v4a_changes ch = v4a_result_changes(r);
         v4a_text *parts = NULL;
-        CHECK_STATUS(v4a_unified_diff(src.ptr, src.len, txt.ptr, txt.len, path.ptr, path.len,
-                                      dest.ptr, dest.len, ch.ptr, ch.len, 1, &parts),
-                     V4A_STATUS_OK);
+        v4a_unified_diff_input in = {{NULL, 0}, {NULL, 0}, {NULL, 0}, {NULL, 0}, {NULL, 0}, 1, 0};
+        in.source = src;
+        in.text = txt;
+        in.path = path;
+        in.destination = dest;
+        in.changes = ch;
+        CHECK_STATUS(v4a_unified_diff(&in, &parts), V4A_STATUS_OK);
         v4a_bytes a = v4a_text_bytes(unified), b = v4a_text_bytes(parts);
         CHECK(a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0);
         v4a_text_free(parts);
         /* A NULL change array with a length is refused, with a text holding the error. */
-        CHECK_STATUS(v4a_unified_diff(src.ptr, src.len, txt.ptr, txt.len, NULL, 0, NULL, 0,
-                                      NULL, 2, 1, &parts),
-                     V4A_STATUS_NULL_ARGUMENT);
+        in.path.ptr = in.destination.ptr = NULL;
+        in.path.len = in.destination.len = 0;
+        in.changes.ptr = NULL;
+        in.changes.len = 2;
+        CHECK_STATUS(v4a_unified_diff(&in, &parts), V4A_STATUS_NULL_ARGUMENT);
+        CHECK(parts != NULL && v4a_text_error(parts) != NULL);
+        v4a_text_free(parts);
+        /* A reserved field that is not 0, and a NULL input, are refused too. */
+        in.changes = ch;
+        in.reserved = 1;
+        CHECK_STATUS(v4a_unified_diff(&in, &parts), V4A_STATUS_INVALID_ARGUMENT);
+        CHECK(parts != NULL && v4a_text_error(parts) != NULL);
+        v4a_text_free(parts);
+        in.reserved = 0;
+        CHECK_STATUS(v4a_unified_diff(NULL, &parts), V4A_STATUS_NULL_ARGUMENT);
         CHECK(parts != NULL && v4a_text_error(parts) != NULL);
         v4a_text_free(parts);
         /* An edit script the texts cannot have: changes out of order, or past the end. */
@@ -219,9 +291,9 @@ static void test_apply_update_full_diff(void) {
         const v4a_change *bad[2] = {backwards, past_end};
         const size_t bad_len[2] = {2, 1};
         for (size_t k = 0; k < 2; k++) {
-            CHECK_STATUS(v4a_unified_diff(src.ptr, src.len, txt.ptr, txt.len, NULL, 0, NULL, 0,
-                                          bad[k], bad_len[k], 1, &parts),
-                         V4A_STATUS_INVALID_ARGUMENT);
+            in.changes.ptr = bad[k];
+            in.changes.len = bad_len[k];
+            CHECK_STATUS(v4a_unified_diff(&in, &parts), V4A_STATUS_INVALID_ARGUMENT);
             const v4a_error *e = parts ? v4a_text_error(parts) : NULL;
             CHECK(e != NULL && strstr((const char *)e->message.ptr, "change ") != NULL);
             v4a_text_free(parts);
@@ -965,30 +1037,26 @@ static void test_generation_round_trip(void) {
 
 static void test_tools(void) {
     static const char *names[] = {"\"name\": \"apply_patch\"", "\"name\": \"patch_file\""};
-    uint32_t f, s;
+    v4a_flavor f;
+    v4a_shape s;
     v4a_bytes v;
     for (f = V4A_FLAVOR_OPENAI; f <= V4A_FLAVOR_MCP; f++) {
         for (s = V4A_SHAPE_INPUT; s <= V4A_SHAPE_FILE; s++) {
-            v.ptr = NULL;
-            CHECK_STATUS(v4a_tool_schema(f, s, &v), V4A_STATUS_OK);
+            v = v4a_tool_schema(f, s);
             CHECK(v.ptr != NULL && v.len > 2 && v.ptr[0] == '{' && v.ptr[v.len] == 0);
             CHECK_CONTAINS(v, names[s]);
         }
     }
-    CHECK_STATUS(v4a_tool_schema(V4A_FLAVOR_OPENAI, V4A_SHAPE_INPUT, &v), V4A_STATUS_OK);
-    CHECK_CONTAINS(v, "\"strict\": true");
-    CHECK_STATUS(v4a_tool_schema(V4A_FLAVOR_OPENAI_CUSTOM, V4A_SHAPE_FILE, &v), V4A_STATUS_OK);
-    CHECK_CONTAINS(v, "\"syntax\": \"lark\"");
-    CHECK_STATUS(v4a_tool_schema(V4A_FLAVOR_ANTHROPIC, V4A_SHAPE_INPUT, &v), V4A_STATUS_OK);
-    CHECK_CONTAINS(v, "\"input_schema\"");
-    CHECK_STATUS(v4a_tool_schema(V4A_FLAVOR_MCP, V4A_SHAPE_FILE, &v), V4A_STATUS_OK);
-    CHECK_CONTAINS(v, "\"inputSchema\"");
+    CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_OPENAI, V4A_SHAPE_INPUT), "\"strict\": true");
+    CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_OPENAI_CUSTOM, V4A_SHAPE_FILE),
+                   "\"syntax\": \"lark\"");
+    CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_ANTHROPIC, V4A_SHAPE_INPUT), "\"input_schema\"");
+    CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_MCP, V4A_SHAPE_FILE), "\"inputSchema\"");
 
-    CHECK_STATUS(v4a_tool_schema(4, V4A_SHAPE_INPUT, &v), V4A_STATUS_INVALID_ARGUMENT);
-    CHECK_ABSENT(v);
-    CHECK_STATUS(v4a_tool_schema(V4A_FLAVOR_MCP, 2, &v), V4A_STATUS_INVALID_ARGUMENT);
-    CHECK_ABSENT(v);
-    CHECK_STATUS(v4a_tool_schema(V4A_FLAVOR_MCP, V4A_SHAPE_FILE, NULL), V4A_STATUS_NULL_ARGUMENT);
+    /* A flavour or shape that names no constant: absent. */
+    CHECK_ABSENT(v4a_tool_schema(4, V4A_SHAPE_INPUT));
+    CHECK_ABSENT(v4a_tool_schema(V4A_FLAVOR_MCP, 2));
+    CHECK_ABSENT(v4a_tool_schema(UINT32_MAX, UINT32_MAX));
 
     v = v4a_grammar();
     CHECK(v.ptr != NULL && v.ptr[v.len] == 0);
@@ -1029,7 +1097,6 @@ static void test_null_everywhere(void) {
     CHECK_STATUS(v4a_normalize(LIT("a"), V4A_LEVEL_FOLD, NULL), V4A_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(v4a_result_unified_diff(NULL, 3, NULL), V4A_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(v4a_classify_path(NULL, 0, NULL), V4A_STATUS_NULL_ARGUMENT);
-    CHECK_STATUS(v4a_tool_schema(0, 0, NULL), V4A_STATUS_NULL_ARGUMENT);
 
     /* NULL with a length: a handle with the message */
     CHECK_STATUS(v4a_apply(NULL, 5, LIT("@@\n-a\n+b\n"), V4A_MODE_UPDATE, NULL, &r),
@@ -1218,6 +1285,7 @@ static void test_panic_boundary(void) {
 int main(void) {
     test_versions_and_statuses();
     test_options_defaults();
+    test_static_initializers();
     test_apply_update_full_diff();
     test_apply_changes_only_diff();
     test_fidelity_and_report_flags();

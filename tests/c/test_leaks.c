@@ -110,6 +110,7 @@ static void single_file_success(void) {
     v4a_text *t = NULL, *parts = NULL;
     v4a_bytes src, txt, path, dest;
     v4a_changes ch;
+    v4a_unified_diff_input in = {{NULL, 0}, {NULL, 0}, {NULL, 0}, {NULL, 0}, {NULL, 0}, 1, 0};
 
     /* update, with a full refined diff: every view, the unified diff twice */
     v4a_options_init(&o);
@@ -128,23 +129,30 @@ static void single_file_success(void) {
     path = v4a_result_path(r);
     dest = v4a_result_destination(r);
     ch = v4a_result_changes(r);
-    CHECK_STATUS(v4a_unified_diff(src.ptr, src.len, txt.ptr, txt.len, path.ptr, path.len,
-                                  dest.ptr, dest.len, ch.ptr, ch.len, 1, &parts),
-                 V4A_STATUS_OK);
+    in.source = src;
+    in.text = txt;
+    in.path = path;
+    in.destination = dest;
+    in.changes = ch;
+    CHECK_STATUS(v4a_unified_diff(&in, &parts), V4A_STATUS_OK);
     CHECK(v4a_text_bytes(parts).len == v4a_text_bytes(t).len);
     v4a_text_free(parts);
     parts = NULL;
-    CHECK_STATUS(v4a_unified_diff(src.ptr, src.len, txt.ptr, txt.len, NULL, 0, NULL, 0, NULL, 2,
-                                  1, &parts),
-                 V4A_STATUS_NULL_ARGUMENT);
+    in.changes.ptr = NULL;
+    in.changes.len = 2;
+    CHECK_STATUS(v4a_unified_diff(&in, &parts), V4A_STATUS_NULL_ARGUMENT);
     CHECK(parts != NULL && v4a_text_error(parts) != NULL);
     v4a_text_free(parts);
     parts = NULL;
-    CHECK_STATUS(v4a_unified_diff(LIT("\xFF"), LIT("a\n"), NULL, 0, NULL, 0, NULL, 0, 1, &parts),
-                 V4A_STATUS_INVALID_UTF8);
+    in.source.ptr = (const uint8_t *)"\xFF";
+    in.source.len = 1;
+    in.changes.len = 0;
+    CHECK_STATUS(v4a_unified_diff(&in, &parts), V4A_STATUS_INVALID_UTF8);
     v4a_text_free(parts);
-    CHECK_STATUS(v4a_unified_diff(NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, 1, NULL),
-                 V4A_STATUS_NULL_ARGUMENT);
+    parts = NULL;
+    CHECK_STATUS(v4a_unified_diff(NULL, &parts), V4A_STATUS_NULL_ARGUMENT);
+    v4a_text_free(parts);
+    CHECK_STATUS(v4a_unified_diff(&in, NULL), V4A_STATUS_NULL_ARGUMENT);
     v4a_text_free(t);
     v4a_result_free(r);
 
@@ -531,14 +539,12 @@ static void paths_and_tools(void) {
 
     for (f = V4A_FLAVOR_OPENAI; f <= V4A_FLAVOR_MCP; f++) {
         for (s = V4A_SHAPE_INPUT; s <= V4A_SHAPE_FILE; s++) {
-            CHECK_STATUS(v4a_tool_schema(f, s, &v), V4A_STATUS_OK);
+            v = v4a_tool_schema(f, s);
             CHECK(v.ptr != NULL && v.ptr[0] == '{');
         }
     }
-    CHECK_STATUS(v4a_tool_schema(4, V4A_SHAPE_INPUT, &v), V4A_STATUS_INVALID_ARGUMENT);
-    CHECK_ABSENT(v);
-    CHECK_STATUS(v4a_tool_schema(V4A_FLAVOR_MCP, 2, &v), V4A_STATUS_INVALID_ARGUMENT);
-    CHECK_STATUS(v4a_tool_schema(V4A_FLAVOR_MCP, V4A_SHAPE_FILE, NULL), V4A_STATUS_NULL_ARGUMENT);
+    CHECK_ABSENT(v4a_tool_schema(4, V4A_SHAPE_INPUT));
+    CHECK_ABSENT(v4a_tool_schema(V4A_FLAVOR_MCP, 2));
     CHECK_CONTAINS(v4a_grammar(), "BEGIN_PATCH");
     CHECK_CONTAINS(v4a_file_grammar(), "start: operation");
     CHECK_CONTAINS(v4a_instructions(), "*** Begin Patch");

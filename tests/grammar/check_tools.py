@@ -34,7 +34,7 @@
    Every verdict is taken with LALR and must agree with Earley (dynamic lexer, as LLGuidance)
    and, when the `llguidance` package is installed, with LLGuidance itself.
 
-Needs Python 3.8+ and `lark`, which the script installs with pip when it is missing. Prints
+Needs Python 3.8+ and `lark` (scripts/test-all.sh installs it; this script installs nothing). Prints
 one line per check (failures only with --quiet), then `N passed, N failed`; exits 1 on any
 failure.
 """
@@ -44,7 +44,6 @@ import importlib.util
 import json
 import os
 import re
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # loading tools/generate.py must leave no __pycache__ behind
@@ -114,19 +113,8 @@ class Report:
 
 
 def import_lark():
-    """Imports lark, installing it with pip first when it is missing."""
-    try:
-        import lark  # noqa: F401
-        return lark
-    except ImportError:
-        pass
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "lark"]
-    print("lark is not installed; installing it: " + " ".join(command), flush=True)
-    if subprocess.call(command) != 0:
-        command.insert(4, "--user")
-        print("retrying: " + " ".join(command), flush=True)
-        subprocess.call(command)
-    importlib.invalidate_caches()
+    """Imports lark; None when it is not installed (this script installs nothing:
+    scripts/test-all.sh provisions it, or `pip install lark`)."""
     try:
         import lark  # noqa: F401
         return lark
@@ -811,7 +799,7 @@ def main(argv=None):
 
     lark = import_lark()
     if report.check(lark is not None, "the lark package is available",
-                    "could not install it with pip"):
+                    "not installed: run `pip install lark` (scripts/test-all.sh provisions it)"):
         grammars = load_grammars(report, lark, args.tools)
         check_samples(report, grammars, args.samples)
         check_examples(report, grammars, args.tools, loaded)

@@ -1,7 +1,7 @@
 // Measures what the C# binding adds to an apply (W12 of the performance issue): the same
 // workloads as benches/support/workloads.rs (W1: a 1,000-line file, W2: a 100,000-line file,
 // one exact hunk each, generated with the same deterministic generator), applied
-//   - csharp:  V4APatch.Apply(source, diff, ApplyMode.Update) with the default options, the
+//   - csharp:  Patch.Apply(source, diff, ApplyMode.Update) with the default options, the
 //              call the README reports: string in, UTF-8 encoding, pinning, copying every
 //              result field into managed objects, freeing the native result;
 //   - native:  v4a_apply called directly from C# on UTF-8 bytes prepared once, freeing the
@@ -10,7 +10,7 @@
 //              (bindings/go/testdata/rustbaseline, named by V4A_RUST_BASELINE; test.sh --bench
 //              builds it), fed the same bytes: the same work with the same default options;
 // and, to split the C# call's extra cost:
-//   - unified: csharp, then reading ApplyResult.UnifiedDiff (rendered on first access);
+//   - unified: csharp, then ApplyResult.GetUnifiedDiff() (rendered on each call);
 //   - encode:  the source encoded to UTF-8 into a reused buffer, alone (the way in);
 //   - decode:  a string decoded from the new text's UTF-8 bytes, alone (the way out).
 // The variants alternate in rounds of n calls each, so that a noisy machine slows them alike
@@ -255,11 +255,11 @@ namespace V4A.Bench
             byte[] sourceBytes = Encoding.UTF8.GetBytes(source), diffBytes = Encoding.UTF8.GetBytes(diff);
             var strict = new UTF8Encoding(false, true);
             byte[] encodeBuffer = new byte[source.Length * 3];
-            ApplyResult first = V4APatch.Apply(source, diff, ApplyMode.Update);
+            ApplyResult first = Patch.Apply(source, diff, ApplyMode.Update);
             string expected = first.Text;
             if (expected.Length != source.Length - lines[(int)(lines.Count * at)].Length + "    changed();".Length)
                 throw new InvalidOperationException(id + ": the benchmark patch did not apply as expected");
-            if (string.IsNullOrEmpty(first.UnifiedDiff)) throw new InvalidOperationException(id + ": no unified diff");
+            if (string.IsNullOrEmpty(first.GetUnifiedDiff())) throw new InvalidOperationException(id + ": no unified diff");
             byte[] textBytes = Encoding.UTF8.GetBytes(expected);
 
             var csharp = new Timing("csharp");
@@ -272,7 +272,7 @@ namespace V4A.Bench
             {
                 // Calls per round: about 20 ms of C# applies.
                 var sw = Stopwatch.StartNew();
-                for (int i = 0; i < 3; i++) V4APatch.Apply(source, diff, ApplyMode.Update);
+                for (int i = 0; i < 3; i++) Patch.Apply(source, diff, ApplyMode.Update);
                 double per = sw.Elapsed.TotalSeconds / 3;
                 int n = smoke ? 1 : Math.Max(1, (int)(0.020 / Math.Max(per, 1e-6)));
                 var began = Stopwatch.StartNew();
@@ -292,7 +292,7 @@ namespace V4A.Bench
                     {
                         for (int i = 0; i < k; i++)
                         {
-                            ApplyResult r = V4APatch.Apply(source, diff, ApplyMode.Update);
+                            ApplyResult r = Patch.Apply(source, diff, ApplyMode.Update);
                             if (r.Text.Length != expected.Length) throw new InvalidOperationException("wrong text");
                         }
                     });
@@ -315,8 +315,8 @@ namespace V4A.Bench
                     {
                         for (int i = 0; i < k; i++)
                         {
-                            ApplyResult r = V4APatch.Apply(source, diff, ApplyMode.Update);
-                            if (r.UnifiedDiff.Length == 0) throw new InvalidOperationException("no unified diff");
+                            ApplyResult r = Patch.Apply(source, diff, ApplyMode.Update);
+                            if (r.GetUnifiedDiff().Length == 0) throw new InvalidOperationException("no unified diff");
                         }
                     });
                     encode.Measure(n, k =>

@@ -56,7 +56,7 @@ namespace V4A
         InconsistentIndentation = 22,
     }
 
-    /// <summary>What the single-file <see cref="V4APatch.Apply(string, string, ApplyMode, ApplyOptions)"/> does with the diff.</summary>
+    /// <summary>What the single-file <see cref="Patch.Apply(string, string, ApplyMode, ApplyOptions)"/> does with the diff.</summary>
     public enum ApplyMode : uint
     {
         /// <summary>Apply the diff's hunks to the source.</summary>

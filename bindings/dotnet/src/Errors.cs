@@ -26,10 +26,10 @@ namespace V4A
         public int Code { get { return (int)Status; } }
 
         /// <summary>The stable name of the status (<c>"AMBIGUOUS"</c>).</summary>
-        public string StatusName { get { return V4APatch.StatusName(Status); } }
+        public string StatusName { get { return Patch.StatusName(Status); } }
 
         /// <summary>A one-line description of the status's category (<c>"ambiguous match"</c>).</summary>
-        public string Category { get { return V4APatch.StatusCategory(Status); } }
+        public string Category { get { return Patch.StatusCategory(Status); } }
 
         /// <summary>The message, written for the model that produced the patch: send it back as the tool result.</summary>
         public string Message { get; private set; }
@@ -97,7 +97,7 @@ namespace V4A
             if (e == null)
             {
                 var status = statusFallback == 0 ? V4AStatus.Internal : (V4AStatus)statusFallback;
-                return new V4AError(status, "v4a returned status " + V4APatch.StatusName(status) + " without an error");
+                return new V4AError(status, "v4a returned status " + Patch.StatusName(status) + " without an error");
             }
             var error = new V4AError((V4AStatus)e->Status, Utf8.Decode(e->Message));
             if (e->PatchLine != 0) error.Line = checked((int)e->PatchLine);
@@ -184,6 +184,12 @@ namespace V4A
                 case V4AStatus.MissingSource: return new V4AMissingSourceException(error);
                 case V4AStatus.DuplicatePath: return new V4ADuplicatePathException(error);
                 case V4AStatus.Internal: return new V4AInternalException(error);
+                case V4AStatus.FileExists: return new V4AFileExistsException(error);
+                case V4AStatus.Conflict: return new V4AConflictException(error);
+                case V4AStatus.ChangedOnDisk: return new V4AChangedOnDiskException(error);
+                case V4AStatus.UnsafePath: return new V4AUnsafePathException(error);
+                case V4AStatus.Locked: return new V4ALockedException(error);
+                case V4AStatus.InconsistentIndentation: return new V4AInconsistentIndentationException(error);
                 default: return new V4AException(error);
             }
         }
@@ -299,5 +305,47 @@ namespace V4A
     {
         /// <summary>Wraps an error.</summary>
         public V4AInternalException(V4AError error) : base(error) { }
+    }
+
+    /// <summary><see cref="V4AStatus.FileExists"/>: an Add File or Move to names a file that already exists.</summary>
+    public sealed class V4AFileExistsException : V4AException
+    {
+        /// <summary>Wraps an error.</summary>
+        public V4AFileExistsException(V4AError error) : base(error) { }
+    }
+
+    /// <summary><see cref="V4AStatus.Conflict"/>: base-aware apply: a hunk changes lines the current text also changed.</summary>
+    public sealed class V4AConflictException : V4AException
+    {
+        /// <summary>Wraps an error.</summary>
+        public V4AConflictException(V4AError error) : base(error) { }
+    }
+
+    /// <summary><see cref="V4AStatus.ChangedOnDisk"/>: a file changed on disk after it was read; nothing was written.</summary>
+    public sealed class V4AChangedOnDiskException : V4AException
+    {
+        /// <summary>Wraps an error.</summary>
+        public V4AChangedOnDiskException(V4AError error) : base(error) { }
+    }
+
+    /// <summary><see cref="V4AStatus.UnsafePath"/>: a path leaves the root or names version-control metadata.</summary>
+    public sealed class V4AUnsafePathException : V4AException
+    {
+        /// <summary>Wraps an error.</summary>
+        public V4AUnsafePathException(V4AError error) : base(error) { }
+    }
+
+    /// <summary><see cref="V4AStatus.Locked"/>: another apply holds the root's lock.</summary>
+    public sealed class V4ALockedException : V4AException
+    {
+        /// <summary>Wraps an error.</summary>
+        public V4ALockedException(V4AError error) : base(error) { }
+    }
+
+    /// <summary><see cref="V4AStatus.InconsistentIndentation"/>: the matched lines admit no consistent indentation map.</summary>
+    public sealed class V4AInconsistentIndentationException : V4AException
+    {
+        /// <summary>Wraps an error.</summary>
+        public V4AInconsistentIndentationException(V4AError error) : base(error) { }
     }
 }

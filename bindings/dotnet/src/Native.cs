@@ -157,6 +157,19 @@ namespace V4A
         public UIntPtr Len;
     }
 
+    /// <summary><c>v4a_unified_diff_input</c>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct V4AUnifiedDiffInput
+    {
+        public V4ABytes Source;
+        public V4ABytes Text;
+        public V4ABytes Path;
+        public V4ABytes Destination;
+        public V4AChanges Changes;
+        public uint Context;
+        public uint Reserved;
+    }
+
     /// <summary><c>v4a_op</c>.</summary>
     [StructLayout(LayoutKind.Sequential)]
     internal struct V4AOpNative
@@ -212,18 +225,22 @@ namespace V4A
     internal static unsafe class Native
     {
         /// <summary>
-        /// The library name given to the runtime's native library loader: <c>v4a</c> becomes
-        /// <c>libv4a.so</c>, <c>libv4a.dylib</c> or <c>v4a.dll</c>. On iOS, Unity links the
+        /// The library name given to the runtime's native library loader: <c>libv4a</c>, which
+        /// it finds as <c>libv4a.so</c> (Linux), <c>libv4a.dylib</c> (macOS) or <c>libv4a.dll</c>
+        /// (Windows). Not <c>v4a</c>: on Windows that is <c>v4a.dll</c>, the managed
+        /// <c>V4A.dll</c> to a case-insensitive file system (an application folder, Unity's
+        /// Plugins folder). Cargo names the Windows library <c>v4a.dll</c>: the build and
+        /// packaging copy it as <c>libv4a.dll</c> (V4A.csproj, test.sh). On iOS, Unity links the
         /// static library into the player and exports are found in the process itself.
         /// </summary>
 #if UNITY_IOS && !UNITY_EDITOR
         internal const string Library = "__Internal";
 #else
-        internal const string Library = "v4a";
+        internal const string Library = "libv4a";
 #endif
 
         /// <summary>The ABI version these declarations describe (<c>V4A_ABI_VERSION</c>).</summary>
-        internal const uint AbiVersion = 1;
+        internal const uint AbiVersion = 2;
 
         internal const uint NoFuzzLimit = uint.MaxValue;
         internal const ulong NoOffset = ulong.MaxValue;
@@ -299,9 +316,7 @@ namespace V4A
         internal static extern uint v4a_result_unified_diff(IntPtr result, uint context, IntPtr* textOut);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        internal static extern uint v4a_unified_diff(byte* source, UIntPtr sourceLen, byte* text, UIntPtr textLen,
-            byte* path, UIntPtr pathLen, byte* destination, UIntPtr destinationLen,
-            V4AChangeNative* changes, UIntPtr changesLen, uint context, IntPtr* textOut);
+        internal static extern uint v4a_unified_diff(V4AUnifiedDiffInput* input, IntPtr* textOut);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern void v4a_text_free(IntPtr text);
@@ -383,7 +398,7 @@ namespace V4A
         internal static extern uint v4a_normalize(byte* line, UIntPtr lineLen, uint level, IntPtr* textOut);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        internal static extern uint v4a_tool_schema(uint flavor, uint shape, V4ABytes* schemaOut);
+        internal static extern V4ABytes v4a_tool_schema(uint flavor, uint shape);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern V4ABytes v4a_grammar();

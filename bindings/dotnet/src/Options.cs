@@ -1,24 +1,43 @@
 namespace V4A
 {
     /// <summary>
-    /// Options for applying patches. A new instance holds the defaults (the same as
-    /// <c>v4a_options_init</c>); passing <c>null</c> to an apply method means the defaults.
+    /// Options for applying patches. A new instance holds the library's defaults (read from
+    /// <c>v4a_options_init</c>, never copied here); passing <c>null</c> to an apply method
+    /// means the defaults.
     /// An instance is only read by the calls it is passed to, so one instance may be shared
     /// by several threads as long as nobody changes it meanwhile.
     /// </summary>
     public sealed class ApplyOptions
     {
-        /// <summary>The default <see cref="SearchBudget"/>: 200,000,000 line comparisons.</summary>
-        public const long DefaultSearchBudget = 200000000;
+        /// <summary>The library's defaults (<c>v4a_options_init</c>), read once.</summary>
+        private static readonly V4AOptionsNative Defaults = ReadDefaults();
 
-        /// <summary>Creates options holding the defaults.</summary>
+        private static unsafe V4AOptionsNative ReadDefaults()
+        {
+            Patch.EnsureLibrary();
+            var d = new V4AOptionsNative();
+            uint status = Native.v4a_options_init(&d);
+            if (status != 0) throw V4AError.FromNative(null, status).ToException();
+            return d;
+        }
+
+        /// <summary>The default <see cref="SearchBudget"/> (200,000,000 line comparisons), as the library says.</summary>
+        public static long DefaultSearchBudget { get { return (long)Defaults.SearchBudget; } }
+
+        /// <summary>Creates options holding the library's defaults.</summary>
         public ApplyOptions()
         {
-            MaxLevel = MatchLevel.Fold;
-            DiffContext = 3;
-            SearchBudget = DefaultSearchBudget;
-            UnifiedDiff = true;
-            UnifiedDiffContext = 3;
+            V4AOptionsNative d = Defaults;
+            MaxLevel = (MatchLevel)d.MaxLevel;
+            MaxFuzz = d.MaxFuzz == Native.NoFuzzLimit ? (int?)null : checked((int)d.MaxFuzz);
+            FirstMatch = d.FirstMatch != 0;
+            AlreadyAppliedIsError = d.AlreadyAppliedIsError != 0;
+            EnsureFinalNewline = d.EnsureFinalNewline != 0;
+            AddFileLineEnding = (LineEnding)d.AddFileLineEnding;
+            Diff = (DiffStyle)d.DiffStyle;
+            DiffContext = checked((int)d.DiffContext);
+            Refine = d.Refine != 0;
+            SearchBudget = checked((long)d.SearchBudget);
         }
 
         /// <summary>Options for strict mode: only exact matches (<see cref="MatchLevel.Exact"/>).</summary>
@@ -57,12 +76,6 @@ namespace V4A
         /// <summary>Upper bound on search work per file, in line comparisons (<see cref="V4AStatus.SearchBudget"/> above it). Must be greater than 0. Default 200,000,000.</summary>
         public long SearchBudget { get; set; }
 
-        /// <summary>Whether <see cref="ApplyResult.UnifiedDiff"/> holds the change as a unified diff (default <c>true</c>). It is rendered on first access, so an apply whose diff is never read does not pay for it. When <c>false</c>, the property is <c>null</c> (<see cref="ApplyResult.GetUnifiedDiff"/> still renders one).</summary>
-        public bool UnifiedDiff { get; set; }
-
-        /// <summary>Context lines of <see cref="ApplyResult.UnifiedDiff"/>. Default 3.</summary>
-        public int UnifiedDiffContext { get; set; }
-
         internal static readonly ApplyOptions Default = new ApplyOptions();
 
         /// <summary>Checks the values and fills the native struct; returns null when they are valid.</summary>
@@ -75,8 +88,6 @@ namespace V4A
                 return V4AError.Argument("ApplyOptions.DiffContext must be at least 0, not " + DiffContext + ".");
             if (SearchBudget < 0)
                 return V4AError.Argument("ApplyOptions.SearchBudget must be greater than 0, not " + SearchBudget + ".");
-            if (UnifiedDiffContext < 0)
-                return V4AError.Argument("ApplyOptions.UnifiedDiffContext must be at least 0, not " + UnifiedDiffContext + ".");
             unsafe
             {
                 native.StructSize = (uint)sizeof(V4AOptionsNative);
@@ -104,7 +115,7 @@ namespace V4A
     }
 
     /// <summary>
-    /// Options for <see cref="V4APatch.MakePatch(string, string, string, GenerateOptions)"/>;
+    /// Options for <see cref="Patch.MakePatch(string, string, string, GenerateOptions)"/>;
     /// a new instance holds the defaults (<c>v4a_generate_options_init</c>).
     /// </summary>
     public sealed class GenerateOptions

@@ -7,10 +7,16 @@ using System.Text;
 namespace V4A
 {
     /// <summary>
-    /// A parsed multi-file patch: its <see cref="Operations"/> (kind, path, destination, path
-    /// class), applied atomically over sources you supply with <see cref="Apply(IReadOnlyDictionary{string, string}, ApplyOptions)"/>.
-    /// Holds a native handle: dispose it (or let the finalizer free it). Immutable and
-    /// thread-safe: one patch may be applied from several threads at once.
+    /// The entry points of v4a, which applies V4A patches (the <c>*** Begin Patch</c> edit
+    /// format that language models emit) to text held in memory through the native library.
+    /// Static members apply a single-file diff (<see cref="Apply(string, string, ApplyMode, ApplyOptions)"/>),
+    /// write patches (<see cref="MakePatch"/>), and give the tool kit and the library's names;
+    /// <see cref="Parse(string)"/> returns a parsed multi-file patch: its
+    /// <see cref="Operations"/> (kind, path, destination, path class), applied atomically over
+    /// sources you supply with <see cref="Apply(IReadOnlyDictionary{string, string}, ApplyOptions)"/>.
+    /// A parsed patch holds a native handle: dispose it (or let the finalizer free it). It is
+    /// immutable and thread-safe: one patch may be applied from several threads at once, and
+    /// every static member may be called from any thread at any time.
     /// </summary>
     /// <example>
     /// <code>
@@ -23,7 +29,7 @@ namespace V4A
     /// }
     /// </code>
     /// </example>
-    public sealed class Patch : IDisposable
+    public sealed partial class Patch : IDisposable
     {
         private readonly PatchHandle handle;
 
@@ -58,11 +64,11 @@ namespace V4A
 
         /// <summary>
         /// Parses only the canonical form: the envelope, LF line endings, markers written exactly,
-        /// no wrappers (what <see cref="V4APatch.Grammar"/> describes).
+        /// no wrappers (what <see cref="Patch.Grammar"/> describes).
         /// </summary>
         public static Patch ParseStrict(string text)
         {
-            return Take(ParseCore(V4APatch.Encode(text, "the patch"), true));
+            return Take(ParseCore(Patch.Encode(text, "the patch"), true));
         }
 
         /// <summary><see cref="ParseStrict(string)"/> over UTF-8 bytes.</summary>
@@ -92,7 +98,7 @@ namespace V4A
 
         private static unsafe KeyValuePair<Patch, V4AError> ParseCore(byte[] text, bool strict)
         {
-            V4APatch.EnsureLibrary();
+            Patch.EnsureLibrary();
             var h = new PatchHandle();
             IntPtr p = IntPtr.Zero;
             uint status;
@@ -192,14 +198,14 @@ namespace V4A
         {
             if (readFile == null) throw new ArgumentNullException("readFile");
             PatchSource[] sources;
-            V4APatch.ThrowIf(SourcesOf(readFile, out sources));
+            Patch.ThrowIf(SourcesOf(readFile, out sources));
             string text = null;
-            V4APatch.ThrowIf(WithSources(sources, options, (p, s, n, o) =>
+            Patch.ThrowIf(WithSources(sources, options, (p, s, n, o) =>
             {
                 IntPtr t = IntPtr.Zero;
                 uint status;
                 unsafe { status = Native.v4a_patch_reverse(p, (V4ASourceNative*)s, n, (V4AOptionsNative*)o, &t); }
-                return V4APatch.TakeText(status, t, out text);
+                return Patch.TakeText(status, t, out text);
             }));
             return text;
         }
@@ -251,7 +257,7 @@ namespace V4A
         /// </summary>
         private unsafe V4AError WithSources(PatchSource[] sources, ApplyOptions options, NativeCall call)
         {
-            V4APatch.EnsureLibrary();
+            Patch.EnsureLibrary();
             V4AOptionsNative o;
             V4AError error = (options ?? ApplyOptions.Default).ToNative(out o);
             if (error != null) return error;
@@ -451,7 +457,7 @@ namespace V4A
                     bytes = sources[i].Bytes.Length;
                 }
                 ApplyResult applied;
-                V4AError error = ApplyResult.FromNative(f->Result, hint, bytes, options, out applied);
+                V4AError error = ApplyResult.FromNative(f->Result, hint, bytes, out applied);
                 if (error != null) return error;
                 list[i] = new FileResult(
                     (OperationKind)f->Kind, Utf8.Decode(f->Path), Utf8.DecodeOrNull(f->MoveTo), applied);

@@ -2,7 +2,6 @@ using System;
 using System.Collections.Generic;
 using System.Collections.ObjectModel;
 using System.Text;
-using System.Threading;
 
 namespace V4A
 {
@@ -43,49 +42,22 @@ namespace V4A
         public IReadOnlyList<Change> Changes { get; private set; }
 
         /// <summary>
-        /// The change as a unified diff (<c>---</c>/<c>+++</c>/<c>@@ -a,b +c,d @@</c>) with
-        /// <see cref="ApplyOptions.UnifiedDiffContext"/> lines of context, for logs and review;
-        /// empty when nothing changed, <c>null</c> when <see cref="ApplyOptions.UnifiedDiff"/> is off.
-        /// Rendered on first access (by <see cref="GetUnifiedDiff"/>) and kept, so an apply whose
-        /// diff is never read does not pay for it.
-        /// </summary>
-        /// <exception cref="V4AException">Only if the native library fails (an internal error).</exception>
-        public string UnifiedDiff
-        {
-            get
-            {
-                if (unifiedDiffContext < 0) return null;
-                string diff = Volatile.Read(ref unifiedDiff);
-                if (diff == null)
-                {
-                    // Threads that race here render the same text; any of them may be kept.
-                    diff = GetUnifiedDiff(unifiedDiffContext);
-                    Volatile.Write(ref unifiedDiff, diff);
-                }
-                return diff;
-            }
-        }
-
-        /// <summary><see cref="ApplyOptions.UnifiedDiffContext"/>, or -1 when <see cref="ApplyOptions.UnifiedDiff"/> was off.</summary>
-        private int unifiedDiffContext;
-
-        private string unifiedDiff;
-
-        /// <summary>
-        /// Renders the change as a unified diff with <paramref name="context"/> lines of context
-        /// (whatever the options of the apply said); empty when nothing changed. The library
+        /// Renders the change as a unified diff (<c>---</c>/<c>+++</c>/<c>@@ -a,b +c,d @@</c>)
+        /// with <paramref name="context"/> lines of context (3 by default, as the library's
+        /// <c>v4a_result_unified_diff</c> and diff tools use), for logs and review; empty when
+        /// nothing changed. It is rendered on each call, never during the apply. The library
         /// renders it (<c>v4a_unified_diff</c>) from <see cref="Source"/>, <see cref="Text"/>,
         /// <see cref="Path"/>, <see cref="Destination"/> and <see cref="Changes"/>: the same text
         /// as its rendering of the live result. Each call encodes the two texts to UTF-8 again and
         /// the library splits both into lines, so it costs time proportional to the file.
         /// </summary>
         /// <exception cref="V4AInvalidArgumentException"><paramref name="context"/> is negative.</exception>
-        public unsafe string GetUnifiedDiff(int context)
+        public unsafe string GetUnifiedDiff(int context = 3)
         {
             if (context < 0)
                 throw V4AError.Argument("the unified diff's context must be at least 0, not " + context + ".").ToException();
             if (!Changed) return string.Empty; // what the library renders for an unchanged text
-            V4APatch.EnsureLibrary();
+            Patch.EnsureLibrary();
             var changes = new V4AChangeNative[Changes.Count];
             for (int i = 0; i < changes.Length; i++)
             {
@@ -104,9 +76,9 @@ namespace V4A
             try
             {
                 // Both texts came from the library (or were encoded for it): valid UTF-16.
-                V4APatch.ThrowIf(Utf8.EncodeRented(Source, "the source", out source, out sourceLength));
-                V4APatch.ThrowIf(Utf8.EncodeRented(Text, "the text", out text, out textLength));
-                byte[] path = V4APatch.Encode(Path, "the path"), destination = V4APatch.Encode(Destination, "the destination");
+                Patch.ThrowIf(Utf8.EncodeRented(Source, "the source", out source, out sourceLength));
+                Patch.ThrowIf(Utf8.EncodeRented(Text, "the text", out text, out textLength));
+                byte[] path = Patch.Encode(Path, "the path"), destination = Patch.Encode(Destination, "the destination");
                 IntPtr rendered = IntPtr.Zero;
                 uint status;
                 fixed (byte* ps = source)
@@ -115,13 +87,21 @@ namespace V4A
                 fixed (byte* pd = destination)
                 fixed (V4AChangeNative* pc = changes)
                 {
-                    status = Native.v4a_unified_diff(
-                        sourceLength == 0 ? null : ps, (UIntPtr)sourceLength,
-                        textLength == 0 ? null : pt, (UIntPtr)textLength,
-                        pp, (UIntPtr)path.Length, pd, (UIntPtr)destination.Length,
-                        pc, (UIntPtr)changes.Length, (uint)context, &rendered);
+                    V4AUnifiedDiffInput input = new V4AUnifiedDiffInput();
+                    input.Source.Ptr = sourceLength == 0 ? null : ps;
+                    input.Source.Len = (UIntPtr)sourceLength;
+                    input.Text.Ptr = textLength == 0 ? null : pt;
+                    input.Text.Len = (UIntPtr)textLength;
+                    input.Path.Ptr = pp;
+                    input.Path.Len = (UIntPtr)path.Length;
+                    input.Destination.Ptr = pd;
+                    input.Destination.Len = (UIntPtr)destination.Length;
+                    input.Changes.Ptr = pc;
+                    input.Changes.Len = (UIntPtr)changes.Length;
+                    input.Context = (uint)context;
+                    status = Native.v4a_unified_diff(&input, &rendered);
                 }
-                return V4APatch.TakeText(status, rendered);
+                return Patch.TakeText(status, rendered);
             }
             finally
             {
@@ -147,7 +127,7 @@ namespace V4A
         /// string when it has one: the native source is the same bytes, so when the lengths agree
         /// the string is reused instead of decoded again.
         /// </summary>
-        internal static unsafe V4AError FromNative(IntPtr r, string source, int sourceBytes, ApplyOptions options, out ApplyResult result)
+        internal static unsafe V4AError FromNative(IntPtr r, string source, int sourceBytes, out ApplyResult result)
         {
             result = null;
             var a = new ApplyResult();
@@ -160,7 +140,6 @@ namespace V4A
             a.Hunks = ReadHunks(Native.v4a_result_hunks(r));
             a.Lines = ReadLines(Native.v4a_result_diff(r), Native.v4a_result_segments(r));
             a.Changes = ReadChanges(Native.v4a_result_changes(r));
-            a.unifiedDiffContext = options.UnifiedDiff ? options.UnifiedDiffContext : -1; // rendered on first use
             result = a;
             return null;
         }

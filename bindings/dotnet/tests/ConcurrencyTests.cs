@@ -33,13 +33,13 @@ namespace V4A.Tests
                             string source = FileOf(i);
                             int at = (i * 7 + round) % 290 + 5;
                             string diff = "@@\n line " + (at - 1) + " of file " + i + "\n-line " + at + " of file " + i + "\n+changed " + at + " by " + i + "\n";
-                            ApplyResult r = V4APatch.Apply(source, diff, ApplyMode.Update, options);
+                            ApplyResult r = Patch.Apply(source, diff, ApplyMode.Update, options);
                             string expected = source.Replace("line " + at + " of file " + i + "\n", "changed " + at + " by " + i + "\n");
                             if (r.Text != expected) failures.Enqueue("thread " + i + " round " + round + ": wrong text");
                             if (r.Hunks[0].OldStart != at) failures.Enqueue("thread " + i + ": hunk at " + r.Hunks[0].OldStart);
                             ApplyResult dummy;
                             V4AError error;
-                            if (V4APatch.TryApply(source, "@@\n-nowhere " + i + "\n+x\n", ApplyMode.Update, out dummy, out error) || error.Status != V4AStatus.ContextNotFound)
+                            if (Patch.TryApply(source, "@@\n-nowhere " + i + "\n+x\n", ApplyMode.Update, out dummy, out error) || error.Status != V4AStatus.ContextNotFound)
                                 failures.Enqueue("thread " + i + ": expected CONTEXT_NOT_FOUND");
                         }
                     }
@@ -61,7 +61,7 @@ namespace V4A.Tests
             var results = new string[64];
             ParallelLoopResult loop = Parallel.For(0, 64, new ParallelOptions { MaxDegreeOfParallelism = 64 }, i =>
             {
-                results[i] = V4APatch.Apply(FileOf(i), "@@\n-line 150 of file " + i + "\n+hello " + i + "\n", ApplyMode.Update).Text;
+                results[i] = Patch.Apply(FileOf(i), "@@\n-line 150 of file " + i + "\n+hello " + i + "\n", ApplyMode.Update).Text;
             });
             Assert.True(loop.IsCompleted);
             for (int i = 0; i < 64; i++)

@@ -17,9 +17,9 @@ namespace V4A.Tests
             // One line inserted after the first "line 3": unique only with the line before it.
             string newText = "head\r\n" + oldText.Insert(oldText.IndexOf("    line 4", System.StringComparison.Ordinal), "    inserted\r\n");
             oldText = "head\r\n" + oldText;
-            string patch = V4APatch.MakePatch(oldText, newText, "src/x.txt");
+            string patch = Patch.MakePatch(oldText, newText, "src/x.txt");
             Assert.StartsWith("*** Begin Patch\n*** Update File: src/x.txt\n", patch);
-            PatchResult r = V4APatch.ApplyPatch(patch, new Dictionary<string, string> { { "src/x.txt", oldText } });
+            PatchResult r = TestSupport.ApplyPatch(patch, new Dictionary<string, string> { { "src/x.txt", oldText } });
             Assert.Equal(newText, r.Files[0].Text);
         }
 
@@ -28,34 +28,34 @@ namespace V4A.Tests
         {
             string a = "1\n2\n3\n4\n5\n6\n7\n", b = "1\n2\n3\nfour\n5\n6\n7\n";
             Assert.Equal("*** Begin Patch\n*** Update File: n\n@@\n 3\n-4\n+four\n 5\n*** End Patch\n",
-                V4APatch.MakePatch(a, b, "n", new GenerateOptions { Context = 1 }));
-            Assert.Equal("*** Begin Patch\n*** End Patch\n", V4APatch.MakePatch(a, a, "n"));
+                Patch.MakePatch(a, b, "n", new GenerateOptions { Context = 1 }));
+            Assert.Equal("*** Begin Patch\n*** End Patch\n", Patch.MakePatch(a, a, "n"));
         }
 
         [Fact]
         public void MoveAddAndDeletePatches()
         {
-            string move = V4APatch.MakeMovePatch("a\n", "b\n", "old.txt", "new.txt");
+            string move = Patch.MakeMovePatch("a\n", "b\n", "old.txt", "new.txt");
             Assert.Contains("*** Move to: new.txt\n", move);
-            ApplyResult r = V4APatch.Apply("a\n", move, ApplyMode.Move);
+            ApplyResult r = Patch.Apply("a\n", move, ApplyMode.Move);
             Assert.Equal("b\n", r.Text);
             Assert.Equal("new.txt", r.Destination);
 
-            Assert.Equal("*** Begin Patch\n*** Add File: n.txt\n+x\n+y\n*** End Patch\n", V4APatch.MakeAddPatch("n.txt", "x\ny\n"));
-            Assert.Contains("\\ No newline at end of file", V4APatch.MakeAddPatch("n.txt", "x"));
-            Assert.Equal("x", V4APatch.Apply(null, V4APatch.MakeAddPatch("n.txt", "x"), ApplyMode.Create).Text);
-            Assert.Equal("*** Begin Patch\n*** Delete File: d.txt\n*** End Patch\n", V4APatch.MakeDeletePatch("d.txt"));
+            Assert.Equal("*** Begin Patch\n*** Add File: n.txt\n+x\n+y\n*** End Patch\n", Patch.MakeAddPatch("n.txt", "x\ny\n"));
+            Assert.Contains("\\ No newline at end of file", Patch.MakeAddPatch("n.txt", "x"));
+            Assert.Equal("x", Patch.Apply(null, Patch.MakeAddPatch("n.txt", "x"), ApplyMode.Create).Text);
+            Assert.Equal("*** Begin Patch\n*** Delete File: d.txt\n*** End Patch\n", Patch.MakeDeletePatch("d.txt"));
         }
 
         [Fact]
         public void NormalizeShowsWhatEachLevelCompares()
         {
             string line = "  x  =\t\u201Cy\u201D  ";
-            Assert.Equal(line, V4APatch.Normalize(line, MatchLevel.Exact));
-            Assert.Equal("  x  =\t\u201Cy\u201D", V4APatch.Normalize(line, MatchLevel.TrimEnd));
-            Assert.Equal("x  =\t\u201Cy\u201D", V4APatch.Normalize(line, MatchLevel.Trim));
-            Assert.Equal("x = \u201Cy\u201D", V4APatch.Normalize(line, MatchLevel.Collapse));
-            Assert.Equal("x = \"y\"", V4APatch.Normalize(line, MatchLevel.Fold));
+            Assert.Equal(line, Patch.Normalize(line, MatchLevel.Exact));
+            Assert.Equal("  x  =\t\u201Cy\u201D", Patch.Normalize(line, MatchLevel.TrimEnd));
+            Assert.Equal("x  =\t\u201Cy\u201D", Patch.Normalize(line, MatchLevel.Trim));
+            Assert.Equal("x = \u201Cy\u201D", Patch.Normalize(line, MatchLevel.Collapse));
+            Assert.Equal("x = \"y\"", Patch.Normalize(line, MatchLevel.Fold));
         }
 
         [Theory]
@@ -69,8 +69,8 @@ namespace V4A.Tests
         [InlineData("C:x", PathClass.DrivePrefix)]
         public void ClassifyPath(string path, PathClass expected)
         {
-            Assert.Equal(expected, V4APatch.ClassifyPath(path));
-            Assert.Equal(expected == PathClass.Relative, V4APatch.IsSafePath(path));
+            Assert.Equal(expected, Patch.ClassifyPath(path));
+            Assert.Equal(expected == PathClass.Relative, Patch.IsSafePath(path));
         }
 
         [Theory]
@@ -84,7 +84,7 @@ namespace V4A.Tests
         [InlineData(ToolFlavor.Mcp, ToolShape.File, "\"inputSchema\"")]
         public void ToolSchemas(ToolFlavor flavor, ToolShape shape, string expected)
         {
-            string json = V4APatch.ToolSchema(flavor, shape);
+            string json = Patch.ToolSchema(flavor, shape);
             Assert.StartsWith("{", json.TrimStart());
             Assert.EndsWith("}", json.TrimEnd());
             Assert.Contains(expected, json);
@@ -94,11 +94,11 @@ namespace V4A.Tests
         [Fact]
         public void GrammarsAndInstructions()
         {
-            Assert.Contains("Begin Patch", V4APatch.Grammar);
-            Assert.Contains("start", V4APatch.Grammar);
-            Assert.NotEqual(V4APatch.Grammar, V4APatch.FileGrammar);
-            Assert.Contains("*** Begin Patch", V4APatch.Instructions);
-            Assert.Same(V4APatch.Instructions, V4APatch.Instructions); // decoded once
+            Assert.Contains("Begin Patch", Patch.Grammar);
+            Assert.Contains("start", Patch.Grammar);
+            Assert.NotEqual(Patch.Grammar, Patch.FileGrammar);
+            Assert.Contains("*** Begin Patch", Patch.Instructions);
+            Assert.Same(Patch.Instructions, Patch.Instructions); // decoded once
         }
     }
 }

@@ -65,6 +65,49 @@ namespace V4A.Tests
             foreach (var c in constants) Assert.Equal(c.Value, values[Squash(c.Key)]);
         }
 
+        /// <summary>
+        /// The native library's file names (as the loader looks for <see cref="Native.Library"/>)
+        /// differ from the managed assembly's on a case-insensitive file system.
+        /// </summary>
+        [Fact]
+        public void TheNativeLibraryNameDoesNotClashWithTheAssembly()
+        {
+            string managed = Path.GetFileName(typeof(Patch).Assembly.Location);
+            Assert.Equal("V4A.dll", managed);
+            foreach (string suffix in new[] { ".dll", ".so", ".dylib" })
+            {
+                string native = Native.Library + suffix;
+                Assert.False(string.Equals(native, managed, StringComparison.OrdinalIgnoreCase), native);
+            }
+            Assert.Equal("libv4a", Native.Library);
+        }
+
+        /// <summary>
+        /// V4A.csproj copies and packs the native library under the name the binding loads, for
+        /// every platform, and packs buildTransitive/V4A.targets (for consumers without a runtime
+        /// identifier), which copies what runtimes/&lt;rid&gt;/native holds.
+        /// </summary>
+        [Fact]
+        public void TheProjectPacksTheNativeLibraryUnderTheLoadedName()
+        {
+            string src = Path.Combine(TestSupport.RepoRoot, "bindings", "dotnet", "src");
+            string project = File.ReadAllText(Path.Combine(src, "V4A.csproj"));
+            var names = new Dictionary<string, string>();
+            foreach (Match m in Regex.Matches(project, @"<V4ANativeFileName Condition=""'\$\(V4AHostOs\)' == '(\w+)'"">([^<]+)</V4ANativeFileName>"))
+                names[m.Groups[1].Value] = m.Groups[2].Value;
+            Assert.Equal(Native.Library + ".dll", names["win"]);
+            Assert.Equal(Native.Library + ".dylib", names["osx"]);
+            Assert.Equal(Native.Library + ".so", names["linux"]);
+            Assert.Contains(@"Link=""$(V4ANativeFileName)""", project);
+            Assert.Contains(@"PackagePath=""runtimes/$(V4AHostRid)/native/$(V4ANativeFileName)""", project);
+            Assert.Contains(@"<None Update=""buildTransitive/V4A.targets"" Pack=""true"" PackagePath=""buildTransitive/;build/"" />", project);
+            Assert.DoesNotContain("OSArchitecture)", project);
+            string targets = File.ReadAllText(Path.Combine(src, "buildTransitive", "V4A.targets"));
+            Assert.Contains("runtimes/$(V4ANativeRid)/native/", targets);
+            Assert.Contains("ProcessArchitecture", targets);
+            Assert.DoesNotContain("OSArchitecture)", targets);
+        }
+
         [Fact]
         public void DiffKindsMatch()
         {
@@ -89,6 +132,7 @@ namespace V4A.Tests
         [InlineData("v4a_segments", typeof(V4ASegments))]
         [InlineData("v4a_change", typeof(V4AChangeNative))]
         [InlineData("v4a_changes", typeof(V4AChanges))]
+        [InlineData("v4a_unified_diff_input", typeof(V4AUnifiedDiffInput))]
         [InlineData("v4a_op", typeof(V4AOpNative))]
         [InlineData("v4a_ops", typeof(V4AOps))]
         [InlineData("v4a_source", typeof(V4ASourceNative))]

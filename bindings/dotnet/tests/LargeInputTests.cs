@@ -14,7 +14,7 @@ namespace V4A.Tests
             for (int i = 0; i < 200000; i++) sb.Append("line ").Append(i).Append(" é\r\n");
             string source = sb.ToString();
             string diff = "@@\n line 149998 é\n-line 149999 é\n+line 149999 changed ✓\n line 150000 é\n";
-            ApplyResult r = V4APatch.Apply(source, diff, ApplyMode.Update, new ApplyOptions { Diff = DiffStyle.Changes, Refine = true });
+            ApplyResult r = Patch.Apply(source, diff, ApplyMode.Update, new ApplyOptions { Diff = DiffStyle.Changes, Refine = true });
             Assert.Equal(source.Replace("line 149999 é\r\n", "line 149999 changed ✓\r\n"), r.Text);
             Assert.Same(source, r.Source);
             Assert.Equal(149999, r.Hunks[0].OldStart); // "line 0" is line 1
@@ -22,7 +22,7 @@ namespace V4A.Tests
             Assert.Equal(new[] { "line 149999 ", "é", "changed ✓" }, r.Lines.Single(l => l.Kind == DiffKind.Delete).Segments.Select(s => s.Text).Concat(r.Lines.Single(l => l.Kind == DiffKind.Add).Segments.Where(s => s.Kind == DiffKind.Add).Select(s => s.Text)).ToArray());
 
             byte[] bytes = Encoding.UTF8.GetBytes(source);
-            ApplyResult b = V4APatch.Apply(bytes, Encoding.UTF8.GetBytes(diff), ApplyMode.Update);
+            ApplyResult b = Patch.Apply(bytes, Encoding.UTF8.GetBytes(diff), ApplyMode.Update);
             Assert.Equal(r.Text, b.Text);
             Assert.Equal(source, b.Source);
         }
@@ -32,9 +32,9 @@ namespace V4A.Tests
         {
             string huge = new string('x', 1 << 20) + "😀";
             string source = "before\n" + huge + "\nafter\n";
-            ApplyResult r = V4APatch.Apply(source, "@@\n before\n-" + huge + "\n+short\n", ApplyMode.Update);
+            ApplyResult r = Patch.Apply(source, "@@\n before\n-" + huge + "\n+short\n", ApplyMode.Update);
             Assert.Equal("before\nshort\nafter\n", r.Text);
-            r = V4APatch.Apply(source, "@@\n " + huge + "\n-after\n+end\n", ApplyMode.Update, new ApplyOptions { Diff = DiffStyle.Full });
+            r = Patch.Apply(source, "@@\n " + huge + "\n-after\n+end\n", ApplyMode.Update, new ApplyOptions { Diff = DiffStyle.Full });
             Assert.Equal(huge, r.Lines[1].Text);
         }
     }

@@ -81,7 +81,7 @@ namespace V4A.Tests
                 Assert.Equal("two\n", r.Files[3].Text);
                 Assert.Equal("src/app.py", r.Files[1].Result.Path);
                 Assert.Equal(1, r.Files[3].Result.Hunks.Count);
-                Assert.Contains("-one", r.Files[3].Result.UnifiedDiff);
+                Assert.Contains("-one", r.Files[3].Result.GetUnifiedDiff());
 
                 r.ApplyTo(files);
                 Assert.Equal(new[] { "a.txt", "docs/new.md", "src/main.py" }, files.Keys.OrderBy(k => k, StringComparer.Ordinal).ToArray());
@@ -94,7 +94,7 @@ namespace V4A.Tests
         {
             var asked = new List<string>();
             Dictionary<string, string> files = Files();
-            PatchResult r = V4APatch.ApplyPatch(PatchText, path =>
+            PatchResult r = TestSupport.ApplyPatch(PatchText, path =>
             {
                 asked.Add(path);
                 string text;
@@ -143,7 +143,7 @@ namespace V4A.Tests
         [Fact]
         public void MissingFileFromTheDelegate()
         {
-            var e = Assert.Throws<V4AMissingSourceException>(() => V4APatch.ApplyPatch(PatchText, path => path == "old.txt" ? null : Files()[path]));
+            var e = Assert.Throws<V4AMissingSourceException>(() => TestSupport.ApplyPatch(PatchText, path => path == "old.txt" ? null : Files()[path]));
             Assert.Equal("old.txt", e.Path);
         }
 
@@ -161,8 +161,8 @@ namespace V4A.Tests
         {
             string patch = "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** Update File: b\n@@\n-x\n+y\n*** End Patch\n";
             var files = new Dictionary<string, string> { { "a", "x\n" }, { "b", "  x\n" } };
-            Assert.Throws<V4AContextNotFoundException>(() => V4APatch.ApplyPatch(patch, files, ApplyOptions.Strict()));
-            PatchResult r = V4APatch.ApplyPatch(patch, files, new ApplyOptions { Diff = DiffStyle.Full });
+            Assert.Throws<V4AContextNotFoundException>(() => TestSupport.ApplyPatch(patch, files, ApplyOptions.Strict()));
+            PatchResult r = TestSupport.ApplyPatch(patch, files, new ApplyOptions { Diff = DiffStyle.Full });
             Assert.Equal(0, r.Files[0].Result.Fuzz);
             Assert.Equal(10, r.Files[1].Result.Fuzz);
             Assert.Equal(2, r.Files[1].Result.Lines.Count);
@@ -172,12 +172,12 @@ namespace V4A.Tests
         public void ReverseUndoesThePatch()
         {
             Dictionary<string, string> files = Files();
-            string reverse = V4APatch.Reverse(PatchText, files);
+            string reverse = TestSupport.Reverse(PatchText, files);
             Assert.StartsWith("*** Begin Patch\n", reverse);
-            PatchResult forward = V4APatch.ApplyPatch(PatchText, files);
+            PatchResult forward = TestSupport.ApplyPatch(PatchText, files);
             var after = new Dictionary<string, string>(files);
             forward.ApplyTo(after);
-            PatchResult back = V4APatch.ApplyPatch(reverse, after);
+            PatchResult back = TestSupport.ApplyPatch(reverse, after);
             back.ApplyTo(after);
             Assert.Equal(files.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToArray(), after.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToArray());
         }

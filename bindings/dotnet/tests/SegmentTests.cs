@@ -37,7 +37,7 @@ namespace V4A.Tests
         [Fact]
         public void EmojiWithSkinToneIsOneSegment()
         {
-            ApplyResult r = V4APatch.Apply("ok 👍🏽 fine\n", "@@\n-ok 👍🏽 fine\n+ok 👍🏿 fine\n", ApplyMode.Update, Refine);
+            ApplyResult r = Patch.Apply("ok 👍🏽 fine\n", "@@\n-ok 👍🏽 fine\n+ok 👍🏿 fine\n", ApplyMode.Update, Refine);
             DiffLine del = r.Lines[0], add = r.Lines[1];
             Assert.Equal(new[] { "Equal:ok ", "Delete:👍🏽", "Equal: fine" }, Segments(del));
             Assert.Equal(new[] { "Equal:ok ", "Add:👍🏿", "Equal: fine" }, Segments(add));
@@ -59,7 +59,7 @@ namespace V4A.Tests
             // Each 𝄞 (U+1D11E) is 2 UTF-16 units and 4 UTF-8 bytes; é is 1 unit and 2 bytes; 中 1 unit, 3 bytes.
             string before = "𝄞𝄞 é 中 value = 1;";
             string after = "𝄞𝄞 é 中 value = 2;";
-            ApplyResult r = V4APatch.Apply(before + "\n", "@@\n-" + before + "\n+" + after + "\n", ApplyMode.Update, Refine);
+            ApplyResult r = Patch.Apply(before + "\n", "@@\n-" + before + "\n+" + after + "\n", ApplyMode.Update, Refine);
             DiffLine add = r.Lines.Single(l => l.Kind == DiffKind.Add);
             CheckConsistent(add);
             Segment changed = add.Segments.Single(s => s.Kind == DiffKind.Add);
@@ -75,7 +75,7 @@ namespace V4A.Tests
         {
             string a = "flag 🇫🇷 and 👨‍👩‍👧 end";
             string b = "flag 🇩🇪 and 👨‍👩‍👦 end";
-            ApplyResult r = V4APatch.Apply(a + "\n", "@@\n-" + a + "\n+" + b + "\n", ApplyMode.Update, Refine);
+            ApplyResult r = Patch.Apply(a + "\n", "@@\n-" + a + "\n+" + b + "\n", ApplyMode.Update, Refine);
             DiffLine add = r.Lines.Single(l => l.Kind == DiffKind.Add);
             CheckConsistent(add);
             Assert.Equal(new[] { "🇩🇪", "👨‍👩‍👦" }, add.Segments.Where(s => s.Kind == DiffKind.Add).Select(s => s.Text).ToArray());
@@ -86,7 +86,7 @@ namespace V4A.Tests
         {
             string a = "nai\u0308ve cafe\u0301";
             string b = "nai\u0308ve cafe";
-            ApplyResult r = V4APatch.Apply(a + "\n", "@@\n-" + a + "\n+" + b + "\n", ApplyMode.Update, Refine);
+            ApplyResult r = Patch.Apply(a + "\n", "@@\n-" + a + "\n+" + b + "\n", ApplyMode.Update, Refine);
             DiffLine del = r.Lines.Single(l => l.Kind == DiffKind.Delete);
             CheckConsistent(del);
             Segment removed = del.Segments.Single(s => s.Kind == DiffKind.Delete);
@@ -105,7 +105,7 @@ namespace V4A.Tests
                 diff.Append('-').Append(line).Append('\n');
                 diff.Append('+').Append(line.Replace("αβγ", "αδγ").Replace("😀", "😃")).Append('\n');
             }
-            ApplyResult r = V4APatch.Apply(sb.ToString(), diff.ToString(), ApplyMode.Update, Refine);
+            ApplyResult r = Patch.Apply(sb.ToString(), diff.ToString(), ApplyMode.Update, Refine);
             Assert.Equal(80, r.Lines.Count);
             Assert.All(r.Lines, l =>
             {

@@ -127,16 +127,14 @@ namespace V4A.Tests
                 V4AError parseError;
                 Patch.TryParse(Encoding.UTF8.GetString(v.PatchBytes), out v.Shared, out parseError);
             }
-            // the vector's options; a full refined diff with the unified diff at context 2; changed lines with 1 line of context
+            // the vector's options; a full refined diff; changed lines with 1 line of context
             v.Options[0] = LoadOptions(Path.Combine(dir, "options"));
             v.Options[1] = v.Options[0].Clone();
             v.Options[1].Diff = DiffStyle.Full;
             v.Options[1].Refine = true;
-            v.Options[1].UnifiedDiffContext = 2;
             v.Options[2] = v.Options[0].Clone();
             v.Options[2].Diff = DiffStyle.Changes;
             v.Options[2].DiffContext = 1;
-            v.Options[2].UnifiedDiff = false;
 
             if (v.Mode != null)
             {
@@ -209,10 +207,10 @@ namespace V4A.Tests
                 switch (kind)
                 {
                     case Kind.Apply:
-                        V4APatch.TryApply(v.Source, v.PatchBytes, v.ModeValue.Value, options, out o.Result, out o.Error);
+                        Patch.TryApply(v.Source, v.PatchBytes, v.ModeValue.Value, options, out o.Result, out o.Error);
                         break;
                     case Kind.ApplyModeName:
-                        V4APatch.TryApply(v.Source, v.PatchBytes, v.Mode, options, out o.Result, out o.Error);
+                        Patch.TryApply(v.Source, v.PatchBytes, v.Mode, options, out o.Result, out o.Error);
                         break;
                     case Kind.ParseApply:
                         using (Patch p = Patch.Parse(v.PatchBytes)) o.Patch = p.Apply(v.Before, options);
@@ -224,7 +222,7 @@ namespace V4A.Tests
                         o.Text = v.Shared.Reverse(v.TextSources, options);
                         break;
                     case Kind.MakePatch:
-                        o.Text = V4APatch.MakePatch(Encoding.UTF8.GetString(v.Source), Encoding.UTF8.GetString(AfterText(v)), "f");
+                        o.Text = Patch.MakePatch(Encoding.UTF8.GetString(v.Source), Encoding.UTF8.GetString(AfterText(v)), "f");
                         break;
                 }
             }
@@ -273,7 +271,7 @@ namespace V4A.Tests
                 .Append(" path ").Append(r.Path ?? "(null)").Append(" destination ").Append(r.Destination ?? "(null)")
                 .Append(" fuzz ").Append(r.Fuzz).Append(" changed ").Append(r.Changed)
                 .Append(" bytes ").Append(r.GetTextBytes().Length)
-                .Append("\nunified ").Append(r.UnifiedDiff ?? "(null)").Append('\n');
+                .Append("\nunified ").Append(r.GetUnifiedDiff(2)).Append('\n');
             foreach (HunkReport h in r.Hunks)
             {
                 sb.Append("hunk ").Append(h.OldStart).Append(',').Append(h.OldLength).Append(' ').Append(h.NewStart).Append(',').Append(h.NewLength)

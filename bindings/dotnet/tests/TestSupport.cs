@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 using System.Text;
 
@@ -8,6 +9,24 @@ namespace V4A.Tests
     internal static class TestSupport
     {
         private static string repoRoot;
+
+        /// <summary>Parses <paramref name="text"/>, applies it over <paramref name="files"/> and disposes it.</summary>
+        public static PatchResult ApplyPatch(string text, IReadOnlyDictionary<string, string> files, ApplyOptions options = null)
+        {
+            using (var p = Patch.Parse(text)) return p.Apply(files, options);
+        }
+
+        /// <summary>Parses <paramref name="text"/>, applies it with <paramref name="readFile"/> and disposes it.</summary>
+        public static PatchResult ApplyPatch(string text, Func<string, string> readFile, ApplyOptions options = null)
+        {
+            using (var p = Patch.Parse(text)) return p.Apply(readFile, options);
+        }
+
+        /// <summary>Parses <paramref name="text"/>, writes its reverse over <paramref name="files"/> and disposes it.</summary>
+        public static string Reverse(string text, IReadOnlyDictionary<string, string> files, ApplyOptions options = null)
+        {
+            using (var p = Patch.Parse(text)) return p.Reverse(files, options);
+        }
 
         /// <summary>
         /// The repository root: $V4A_REPO_ROOT, else the first directory above the test

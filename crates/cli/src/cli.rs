@@ -96,6 +96,9 @@ Examples:
     Grammar(GrammarArgs),
     /// Print the model instructions (for the system prompt of an agent using the tool)
     Instructions,
+    /// Serve the tools over the Model Context Protocol (stdio), applying under DIR
+    #[command(after_help = crate::mcp::HELP)]
+    Mcp(crate::mcp::McpArgs),
 }
 
 #[derive(Args, Debug)]

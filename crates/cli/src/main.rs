@@ -9,6 +9,7 @@
 mod cli;
 mod failure;
 mod json;
+mod mcp;
 mod render;
 
 use std::collections::HashMap;
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
             v4a::tools::Shape::File => v4a::tools::file_grammar(),
         })),
         Command::Instructions => report(print(v4a::tools::instructions())),
+        Command::Mcp(args) => mcp::run(&args),
     };
     ExitCode::from(code)
 }

@@ -3,11 +3,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use super::types::{
-    v4a_bytes, v4a_changes, v4a_diff_lines, v4a_file_results, v4a_hunk_reports, v4a_ops,
-    v4a_segments, v4a_status,
-};
-use super::{V4A_STATUS_INTERNAL, V4A_STATUS_NULL_ARGUMENT};
+use crate::constants::{v4a_status, V4A_STATUS_INTERNAL, V4A_STATUS_NULL_ARGUMENT};
 use engine::error::{Error, Status};
 
 /// Why an export stopped before doing its work.
@@ -18,7 +14,8 @@ pub(crate) enum Fail {
     Null,
 }
 
-/// What an export returns when it is refused a pointer or when its body panics.
+/// What an export returns when it is refused a pointer or when its body panics (the views
+/// implement it beside their types: `{NULL, 0}`).
 pub(crate) trait Fallback {
     /// The value for a NULL required pointer.
     fn on_null() -> Self;
@@ -57,29 +54,6 @@ impl<T> Fallback for *const T {
         std::ptr::null()
     }
 }
-
-/// Array views fall back to the empty view `{NULL, 0}`.
-macro_rules! empty_view_fallback {
-    ($($t:ty),*) => {$(
-        impl Fallback for $t {
-            fn on_null() -> Self {
-                <$t>::EMPTY
-            }
-            fn on_panic() -> Self {
-                <$t>::EMPTY
-            }
-        }
-    )*};
-}
-empty_view_fallback!(
-    v4a_bytes,
-    v4a_diff_lines,
-    v4a_segments,
-    v4a_hunk_reports,
-    v4a_changes,
-    v4a_ops,
-    v4a_file_results
-);
 
 /// Runs an export's body: a caught panic becomes [`Fallback::on_panic`] (for a status,
 /// `V4A_STATUS_INTERNAL`), a refused pointer becomes [`Fallback::on_null`] (for a status,

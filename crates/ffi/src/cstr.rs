@@ -1,6 +1,6 @@
 //! Strings handed to C: every view is followed by a NUL byte that its length does not count.
 
-use super::types::v4a_bytes;
+use crate::views::v4a_bytes;
 
 /// Writes a NUL byte just past the end of `s`, in its spare capacity, and returns the view.
 /// The string's contents are unchanged; the NUL stays in place as long as `s` is not modified

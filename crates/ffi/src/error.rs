@@ -1,9 +1,50 @@
-//! The error of a failed call, stored in the handle the call returned.
+//! `v4a_error`, the error of a failed call, stored in the handle the call returned.
 
-use super::cstr::{nul_terminate, nul_terminate_opt};
-use super::types::{v4a_error, v4a_u32s};
-use super::V4A_NO_OFFSET;
+use crate::constants::{v4a_status, V4A_NO_OFFSET};
+use crate::cstr::{nul_terminate, nul_terminate_opt};
+use crate::views::{v4a_bytes, v4a_u32s};
 use engine::error::Error;
+
+/// The error of a failed call: a status, the message written for the model that produced
+/// the patch, and the structured diagnostics. Owned by the handle it was read from.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_error {
+    /// The status code (never `V4A_STATUS_OK`).
+    pub status: v4a_status,
+    /// 1-based line of the patch text (as the caller gave it) where the problem is; 0 when
+    /// absent.
+    pub patch_line: u32,
+    /// 1-based number of the failing hunk within its file operation; 0 when absent.
+    pub hunk: u32,
+    /// For not-found errors: the first line (1-based) of the closest region of the file; 0
+    /// when absent.
+    pub closest_start: u32,
+    /// For not-found errors: the last line (1-based, inclusive) of the closest region; 0 when
+    /// absent.
+    pub closest_end: u32,
+    /// Always 0.
+    pub reserved: u32,
+    /// How similar the closest region is to the hunk's old side, from 0.0 to 1.0 (0.0 when
+    /// absent).
+    pub closest_similarity: f64,
+    /// For `V4A_STATUS_INVALID_UTF8`: the offset of the first invalid byte in the input named
+    /// by `input`. `V4A_NO_OFFSET` when absent.
+    pub byte_offset: u64,
+    /// The message, written for the model that produced the patch (always present).
+    pub message: v4a_bytes,
+    /// The file the failing operation works on, exactly as written in the patch; absent for a
+    /// bare diff or an error that is not about one file operation.
+    pub path: v4a_bytes,
+    /// For `V4A_STATUS_INVALID_UTF8`: which input is at fault (`"source"`, `"patch"`, ...).
+    pub input: v4a_bytes,
+    /// For ambiguity: a concrete fix (an anchor line or context that makes the hunk unique).
+    pub suggestion: v4a_bytes,
+    /// For not-found errors: the hunk rewritten with the file's real lines, ready to resend.
+    pub corrected_hunk: v4a_bytes,
+    /// For ambiguity and overlap: the 1-based file lines of every candidate place.
+    pub candidates: v4a_u32s,
+}
 
 /// An [`Error`] with its C view; the strings the view points to are owned here.
 #[derive(Debug)]
@@ -34,7 +75,7 @@ impl ErrorStore {
         let candidates = d.candidates.clone();
         let closest = d.closest.clone().unwrap_or_default();
         let view = v4a_error {
-            status: error.status().code(),
+            status: v4a_status(error.status().code()),
             patch_line: d.patch_line.unwrap_or(0),
             hunk: d.hunk.map_or(0, |h| to_u32(h.saturating_add(1))),
             closest_start: closest.start_line,

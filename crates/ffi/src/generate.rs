@@ -1,9 +1,9 @@
 //! Patch generation (and the match-level normalisation) into `v4a_text` handles.
 
-use super::boundary::{enum_in, ffi_boundary, out_ptr, str_in};
-use super::options::generate_options_in;
-use super::text::v4a_text;
-use super::types::{v4a_generate_options, v4a_status};
+use crate::boundary::{enum_in, ffi_boundary, out_ptr, str_in};
+use crate::constants::{v4a_level, v4a_status};
+use crate::options::{generate_options_in, v4a_generate_options};
+use crate::text::v4a_text;
 use engine::Level;
 
 /// Writes a V4A patch (`*** Update File:` envelope) that turns `old_text` into `new_text`,
@@ -114,7 +114,7 @@ pub unsafe extern "C" fn v4a_make_delete_patch(
 pub unsafe extern "C" fn v4a_normalize(
     line: *const u8,
     line_len: usize,
-    level: u32,
+    level: v4a_level,
     text_out: *mut *mut v4a_text,
 ) -> v4a_status {
     ffi_boundary! {

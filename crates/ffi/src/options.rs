@@ -1,23 +1,80 @@
-//! The versioned options structs: defaults, and conversion to the Rust options.
+//! The versioned options structs `v4a_options` and `v4a_generate_options`: their `_init`
+//! functions (the defaults) and their conversion to the Rust options.
 
 use std::mem::size_of;
 
-use super::boundary::{enum_in, ffi_boundary, flag_in, out_value};
-use super::types::{v4a_generate_options, v4a_options, v4a_status};
-use super::{
+use crate::boundary::{enum_in, ffi_boundary, flag_in, out_value};
+use crate::constants::{
+    v4a_diff_style, v4a_level, v4a_line_ending, v4a_status, V4A_DEFAULT_DIFF_CONTEXT,
     V4A_DIFF_STYLE_CHANGES, V4A_DIFF_STYLE_FULL, V4A_DIFF_STYLE_NONE, V4A_LINE_ENDING_CRLF,
     V4A_LINE_ENDING_LF, V4A_NO_FUZZ_LIMIT, V4A_STATUS_OK,
 };
 use engine::{DiffStyle, Error, GenerateOptions, Level, LineEnding, Options, Status};
 
-/// Context lines of `V4A_DIFF_STYLE_CHANGES` when the caller does not choose.
-const DEFAULT_DIFF_CONTEXT: u32 = 3;
+/// Options for applying patches. Initialise with `V4A_OPTIONS_INIT` (`v4a_options o =
+/// V4A_OPTIONS_INIT;`) or `v4a_options_init`, then change fields; passing NULL instead of a
+/// struct means the defaults.
+///
+/// Versioned: `struct_size` is `sizeof(v4a_options)` as the caller was compiled, set by
+/// `v4a_options_init`. Fields are only ever added at the end; a library accepts the sizes of
+/// its own and older headers, and any other `struct_size` is `V4A_STATUS_INVALID_ARGUMENT`,
+/// as is a value out of range for its field.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_options {
+    /// `sizeof(v4a_options)`; set by `V4A_OPTIONS_INIT` and `v4a_options_init`.
+    pub struct_size: u32,
+    /// The loosest match level tried: `V4A_LEVEL_EXACT` (strict mode) … `V4A_LEVEL_FOLD`
+    /// (the default).
+    pub max_level: v4a_level,
+    /// The largest total fuzz accepted for one file (`V4A_STATUS_FUZZ_LIMIT` above it);
+    /// `V4A_NO_FUZZ_LIMIT` (the default) for no limit.
+    pub max_fuzz: u32,
+    /// 1: take the first candidate instead of failing with `V4A_STATUS_AMBIGUOUS` (older
+    /// engines' behaviour). Default 0.
+    pub first_match: u32,
+    /// 1: a hunk whose change is already present is `V4A_STATUS_ALREADY_APPLIED` instead of
+    /// a no-op. Default 0.
+    pub already_applied_is_error: u32,
+    /// 1: the new text always ends with a line terminator. Default 0 (the file's final-newline
+    /// state is kept).
+    pub ensure_final_newline: u32,
+    /// The terminator `*** Add File` (and mode create) writes: `V4A_LINE_ENDING_LF` (default)
+    /// or `V4A_LINE_ENDING_CRLF`.
+    pub add_file_line_ending: v4a_line_ending,
+    /// Which structured line diff to compute: `V4A_DIFF_STYLE_NONE` (default),
+    /// `V4A_DIFF_STYLE_FULL` (every line) or `V4A_DIFF_STYLE_CHANGES` (changed lines with
+    /// `diff_context` lines of context).
+    pub diff_style: v4a_diff_style,
+    /// Context lines around each change for `V4A_DIFF_STYLE_CHANGES`. Default 3.
+    pub diff_context: u32,
+    /// 1: add character-level segments to the changed lines of the structured diff.
+    /// Default 0.
+    pub refine: u32,
+    /// Upper bound on search work per file, in line comparisons (`V4A_STATUS_SEARCH_BUDGET`
+    /// above it). Must be greater than 0. Default 200,000,000.
+    pub search_budget: u64,
+}
+
+/// Options for `v4a_make_patch` and `v4a_make_move_patch`. Initialise with
+/// `V4A_GENERATE_OPTIONS_INIT` or `v4a_generate_options_init`; NULL means the defaults.
+/// Versioned like `v4a_options`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_generate_options {
+    /// `sizeof(v4a_generate_options)`; set by `v4a_generate_options_init`.
+    pub struct_size: u32,
+    /// Unchanged lines shown before and after each change. Default 3.
+    pub context: u32,
+    /// The most context a hunk may grow to while it is made unique. Default 50.
+    pub max_context: u32,
+}
 
 impl From<&Options> for v4a_options {
     fn from(o: &Options) -> v4a_options {
         let (diff_style, diff_context) = match o.diff {
-            DiffStyle::None => (V4A_DIFF_STYLE_NONE, DEFAULT_DIFF_CONTEXT),
-            DiffStyle::Full => (V4A_DIFF_STYLE_FULL, DEFAULT_DIFF_CONTEXT),
+            DiffStyle::None => (V4A_DIFF_STYLE_NONE, V4A_DEFAULT_DIFF_CONTEXT),
+            DiffStyle::Full => (V4A_DIFF_STYLE_FULL, V4A_DEFAULT_DIFF_CONTEXT),
             DiffStyle::Changes { context } => (V4A_DIFF_STYLE_CHANGES, context),
         };
         v4a_options {

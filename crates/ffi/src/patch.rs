@@ -1,30 +1,73 @@
-//! Multi-file patches: the parsed `v4a_patch`, applying it over caller-supplied sources into
-//! a `v4a_result_set`, and reverse patches.
+//! The parsed multi-file patch `v4a_patch` and what it is given and does: its operations
+//! (`v4a_op`), the sources it applies to (`v4a_source`), applying it into a `v4a_result_set`,
+//! its reverse patch, and path classes.
 
 use std::collections::HashMap;
 
-use super::boundary::{
-    bytes_in, ffi_boundary, flag_in, free, handle, out_ptr, publish, reserved_in, str_in,
+use crate::boundary::{
+    bytes_in, ffi_boundary, flag_in, free, handle, out_ptr, out_value, publish, reserved_in,
+    str_in, Fail,
 };
-use super::cstr::{empty_view, nul_terminate, nul_terminate_opt, CText};
-use super::error::{to_u32, ErrorStore};
-use super::options::options_in;
-use super::result::v4a_result;
-use super::text::v4a_text;
-use super::types::{
-    v4a_bytes, v4a_error, v4a_file_result, v4a_file_results, v4a_op, v4a_ops, v4a_options,
-    v4a_source, v4a_status,
-};
-use super::{V4A_OP_ADD, V4A_OP_DELETE, V4A_OP_UPDATE, V4A_STATUS_OK};
-use engine::{classify_path, Error, OpKind, Patch, PatchResult, PathClass, Status};
+use crate::constants::{v4a_op_kind, v4a_path_class, v4a_status, V4A_STATUS_OK};
+use crate::cstr::{nul_terminate, nul_terminate_opt};
+use crate::error::{to_u32, v4a_error, ErrorStore};
+use crate::options::{options_in, v4a_options};
+use crate::result_set::{op_kind, v4a_result_set};
+use crate::text::v4a_text;
+use crate::views::{array_view, v4a_bytes};
+use engine::{classify_path, Error, Patch, PathClass, Status};
 
-pub(crate) fn op_kind(kind: OpKind) -> u32 {
-    match kind {
-        OpKind::Add => V4A_OP_ADD,
-        OpKind::Delete => V4A_OP_DELETE,
-        OpKind::Update => V4A_OP_UPDATE,
-    }
+/// The file text of one operation for `v4a_patch_apply` and `v4a_patch_reverse`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_source {
+    /// The file's bytes; `(NULL, 0)` is an empty file.
+    pub ptr: *const u8,
+    /// The number of bytes.
+    pub len: usize,
+    /// 1: the file exists with these bytes. 0: there is no such file (an operation that reads
+    /// it fails with `V4A_STATUS_MISSING_SOURCE`). Any other value is
+    /// `V4A_STATUS_INVALID_ARGUMENT`.
+    pub present: u32,
+    /// Must be 0.
+    pub reserved: u32,
 }
+
+/// One file operation of a parsed patch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_op {
+    /// `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE` (a move is an update with a
+    /// `move_to`).
+    pub kind: v4a_op_kind,
+    /// The class of `path` (`V4A_PATH_*`): refuse to write anything but `V4A_PATH_RELATIVE`
+    /// outside a sandbox.
+    pub path_class: v4a_path_class,
+    /// The class of `move_to`; `V4A_PATH_EMPTY` when there is no `move_to`.
+    pub move_to_class: v4a_path_class,
+    /// 1-based patch line of the operation's header.
+    pub patch_line: u32,
+    /// Number of hunks (1 for an Add File, 0 for a Delete File).
+    pub hunk_count: u32,
+    /// Always 0.
+    pub reserved: u32,
+    /// The path exactly as written (empty for a bare diff).
+    pub path: v4a_bytes,
+    /// The `*** Move to:` destination exactly as written; absent (`{NULL, 0}`) without one.
+    pub move_to: v4a_bytes,
+}
+
+/// A view of the operations owned by a patch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_ops {
+    /// The first operation (NULL when `len` is 0).
+    pub ptr: *const v4a_op,
+    /// The number of operations.
+    pub len: usize,
+}
+
+array_view!(v4a_ops, v4a_op);
 
 /// A parsed patch (its file operations), or the error that made it unparsable. Immutable:
 /// it can be applied from several threads at once.
@@ -67,7 +110,7 @@ impl v4a_patch {
     fn status(&self) -> v4a_status {
         match &self.outcome {
             Ok(_) => v4a_status(V4A_STATUS_OK),
-            Err(e) => v4a_status(e.view().status),
+            Err(e) => e.view().status,
         }
     }
 
@@ -85,7 +128,7 @@ unsafe fn parse(
     len: usize,
     out: *mut *mut v4a_patch,
     parser: fn(&str) -> Result<Patch, Error>,
-) -> Result<v4a_status, super::boundary::Fail> {
+) -> Result<v4a_status, Fail> {
     let out = out_ptr(out)?;
     let outcome = str_in("patch", text, len).and_then(parser);
     let patch = v4a_patch {
@@ -210,65 +253,6 @@ unsafe fn sources_in<'a>(
         .collect()
 }
 
-/// The results of every file operation of a multi-file patch, or the one error that stopped
-/// it: nothing is ever partially applied. Immutable.
-#[derive(Debug)]
-pub struct v4a_result_set {
-    outcome: Result<Files, ErrorStore>,
-}
-
-#[derive(Debug)]
-struct Files {
-    /// The file results; `v4a_file_result.result` points into this vector, which is never
-    /// modified after the views are taken.
-    _results: Vec<v4a_result>,
-    /// The NUL-terminated paths and destinations the views point to.
-    _names: Vec<(String, Option<String>)>,
-    files: Vec<v4a_file_result>,
-    summary: CText,
-}
-
-impl Files {
-    fn new(result: PatchResult) -> Files {
-        let summary = CText::new(result.summary());
-        let mut kinds = Vec::with_capacity(result.files.len());
-        let mut results = Vec::with_capacity(result.files.len());
-        let mut names = Vec::with_capacity(result.files.len());
-        for f in result.files {
-            kinds.push(op_kind(f.kind));
-            results.push(v4a_result::new(Ok(f.applied)));
-            names.push((f.path, f.move_to));
-        }
-        let files = kinds
-            .into_iter()
-            .zip(&results)
-            .zip(&mut names)
-            .map(|((kind, result), (path, move_to))| v4a_file_result {
-                kind,
-                reserved: 0,
-                path: nul_terminate(path),
-                move_to: nul_terminate_opt(move_to),
-                result: result as *const v4a_result,
-            })
-            .collect();
-        Files {
-            _results: results,
-            _names: names,
-            files,
-            summary,
-        }
-    }
-}
-
-impl v4a_result_set {
-    fn status(&self) -> v4a_status {
-        match &self.outcome {
-            Ok(_) => v4a_status(V4A_STATUS_OK),
-            Err(e) => v4a_status(e.view().status),
-        }
-    }
-}
-
 /// Applies every operation of a parsed patch, atomically: the engine computes every file's
 /// result before returning any, so either all of them come back or one error does.
 ///
@@ -300,71 +284,7 @@ pub unsafe extern "C" fn v4a_patch_apply(
             let options = options_in(options)?;
             engine::apply_patch_indexed(patch, |i, _| sources[i], &options)
         })();
-        let set = v4a_result_set {
-            outcome: outcome.map(Files::new).map_err(ErrorStore::new),
-        };
-        let status = set.status();
-        publish(out, set);
-        Ok(status)
-    }
-}
-
-/// Frees a result set, its file results and every view read from them. NULL is ignored.
-/// Callable from any thread, but not while another thread still uses the set.
-#[no_mangle]
-pub unsafe extern "C" fn v4a_result_set_free(result_set: *mut v4a_result_set) {
-    ffi_boundary! {
-        free(result_set);
-        Ok(())
-    }
-}
-
-/// `V4A_STATUS_OK` when every operation succeeded, else the error's status.
-/// `V4A_STATUS_NULL_ARGUMENT` for NULL.
-#[no_mangle]
-pub unsafe extern "C" fn v4a_result_set_status(result_set: *const v4a_result_set) -> v4a_status {
-    ffi_boundary! {
-        Ok(handle(result_set)?.status())
-    }
-}
-
-/// The error that stopped the patch (its `path` names the file), owned by the set; NULL on
-/// success or for NULL.
-#[no_mangle]
-pub unsafe extern "C" fn v4a_result_set_error(
-    result_set: *const v4a_result_set,
-) -> *const v4a_error {
-    ffi_boundary! {
-        Ok(match &handle(result_set)?.outcome {
-            Ok(_) => std::ptr::null(),
-            Err(e) => e.view() as *const v4a_error,
-        })
-    }
-}
-
-/// One result per file operation, in patch order (empty on failure).
-#[no_mangle]
-pub unsafe extern "C" fn v4a_result_set_files(
-    result_set: *const v4a_result_set,
-) -> v4a_file_results {
-    ffi_boundary! {
-        Ok(match &handle(result_set)?.outcome {
-            Ok(f) => v4a_file_results::of(&f.files),
-            Err(_) => v4a_file_results::EMPTY,
-        })
-    }
-}
-
-/// The summary other engines print, which models know: `Success. Updated the following
-/// files:` then one `A path`, `M path` or `D path` line per operation (a move is
-/// `M destination`). Empty on failure.
-#[no_mangle]
-pub unsafe extern "C" fn v4a_result_set_summary(result_set: *const v4a_result_set) -> v4a_bytes {
-    ffi_boundary! {
-        Ok(match &handle(result_set)?.outcome {
-            Ok(f) => f.summary.view(),
-            Err(_) => empty_view(),
-        })
+        Ok(v4a_result_set::publish(out, outcome))
     }
 }
 
@@ -412,10 +332,10 @@ pub unsafe extern "C" fn v4a_patch_reverse(
 pub unsafe extern "C" fn v4a_classify_path(
     path: *const u8,
     path_len: usize,
-    class_out: *mut u32,
+    class_out: *mut v4a_path_class,
 ) -> v4a_status {
     ffi_boundary! {
-        let out = super::boundary::out_value(class_out)?;
+        let out = out_value(class_out)?;
         match str_in("path", path, path_len) {
             Ok(p) => {
                 *out = classify_path(p) as u32;

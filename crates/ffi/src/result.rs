@@ -1,19 +1,148 @@
-//! Single-file apply and the `v4a_result` handle with its accessors.
+//! The `v4a_result` handle (the outcome of one file: its new text and reports, or its error)
+//! with the structs it hands out and their accessors.
 
-use super::boundary::{bytes_in, enum_in, ffi_boundary, free, handle, out_ptr, publish, str_in};
-use super::cstr::{empty_view, nul_terminate, nul_terminate_opt, Arena};
-use super::error::{to_u32, ErrorStore};
-use super::options::options_in;
-use super::text::v4a_text;
-use super::types::{
-    v4a_bytes, v4a_change, v4a_changes, v4a_diff_line, v4a_diff_lines, v4a_error, v4a_hunk_report,
-    v4a_hunk_reports, v4a_options, v4a_segment, v4a_segments, v4a_status, v4a_u32s,
+use crate::boundary::{ffi_boundary, free, handle, out_ptr, publish};
+use crate::constants::{
+    v4a_diff_kind, v4a_hunk_flags, v4a_level, v4a_status, V4A_DIFF_ADD, V4A_DIFF_DELETE,
+    V4A_DIFF_EQUAL, V4A_HUNK_ALREADY_APPLIED, V4A_HUNK_END_OF_FILE, V4A_HUNK_OUT_OF_ORDER,
+    V4A_HUNK_REINDENTED, V4A_STATUS_OK,
 };
-use super::{
-    V4A_DIFF_ADD, V4A_DIFF_DELETE, V4A_DIFF_EQUAL, V4A_HUNK_ALREADY_APPLIED, V4A_HUNK_END_OF_FILE,
-    V4A_HUNK_OUT_OF_ORDER, V4A_HUNK_REINDENTED, V4A_STATUS_OK,
-};
-use engine::{ApplyResult, DiffKind, Error, Mode, Status};
+use crate::cstr::{empty_view, nul_terminate, nul_terminate_opt, Arena};
+use crate::error::{to_u32, v4a_error, ErrorStore};
+use crate::text::v4a_text;
+use crate::views::{array_view, v4a_bytes, v4a_u32s};
+use engine::{ApplyResult, DiffKind, Error, Status};
+
+/// Character-level change of part of a line (see `v4a_options.refine`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_segment {
+    /// `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
+    pub kind: v4a_diff_kind,
+    /// Always 0.
+    pub reserved: u32,
+    /// Start byte offset in the line's text (at a grapheme-cluster boundary).
+    pub start: usize,
+    /// End byte offset (exclusive) in the line's text.
+    pub end: usize,
+}
+
+/// A view of segments owned by a result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_segments {
+    /// The first segment (NULL when `len` is 0).
+    pub ptr: *const v4a_segment,
+    /// The number of segments.
+    pub len: usize,
+}
+
+/// One entry of the structured line diff.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_diff_line {
+    /// `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
+    pub kind: v4a_diff_kind,
+    /// 1-based number of the hunk the line belongs to (changed lines and the context lines of
+    /// a hunk); 0 for none.
+    pub hunk: u32,
+    /// 1-based line in the original text; 0 for an added line.
+    pub old_line: u32,
+    /// 1-based line in the new text; 0 for a deleted line.
+    pub new_line: u32,
+    /// The line's text, terminator excluded.
+    pub text: v4a_bytes,
+    /// Index of the line's first segment in `v4a_result_segments()`.
+    pub segment_start: usize,
+    /// Number of the line's segments; 0 when the line is unchanged, unpaired, or refinement
+    /// was not requested or exceeded its limits.
+    pub segment_count: usize,
+}
+
+/// A view of diff lines owned by a result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_diff_lines {
+    /// The first entry (NULL when `len` is 0).
+    pub ptr: *const v4a_diff_line,
+    /// The number of entries.
+    pub len: usize,
+}
+
+/// Where one hunk landed and how well it matched.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_hunk_report {
+    /// First line of the original text the hunk covers (1-based). For a pure insertion
+    /// (`old_len` 0), the line before which the new lines were inserted.
+    pub old_start: u32,
+    /// Number of original lines the hunk covers (context and removed).
+    pub old_len: u32,
+    /// First line of the hunk in the new text (1-based).
+    pub new_start: u32,
+    /// Number of lines the hunk occupies in the new text (context and added).
+    pub new_len: u32,
+    /// The level its old side matched at (`V4A_LEVEL_*`).
+    pub level: v4a_level,
+    /// The hunk's fuzz: its level's, its anchors', and 1000 for an end-of-file hunk found
+    /// elsewhere.
+    pub fuzz: u32,
+    /// Candidate places considered at the deciding level.
+    pub candidates: u32,
+    /// `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order.
+    pub flags: v4a_hunk_flags,
+    /// 1-based patch line where the hunk starts.
+    pub patch_line: u32,
+    /// Always 0.
+    pub reserved: u32,
+    /// For each old-side line (context and removed, in order), the strictest level
+    /// (`V4A_LEVEL_*`) it matches at. For an already-applied hunk, the levels of its new side.
+    pub line_levels: v4a_u32s,
+}
+
+/// A view of hunk reports owned by a result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_hunk_reports {
+    /// The first report (NULL when `len` is 0).
+    pub ptr: *const v4a_hunk_report,
+    /// The number of reports.
+    pub len: usize,
+}
+
+/// A run of changed lines of the edit script: `old_len` original lines from `old_start` were
+/// replaced by `new_len` new lines from `new_start`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_change {
+    /// First removed line of the original text (1-based, BOM excluded); for a pure insertion,
+    /// the line before which lines were added.
+    pub old_start: u32,
+    /// Number of removed lines.
+    pub old_len: u32,
+    /// First added line of the new text (1-based); for a pure deletion, the line the removed
+    /// lines would have preceded.
+    pub new_start: u32,
+    /// Number of added lines.
+    pub new_len: u32,
+    /// 1-based number of the hunk that made the change.
+    pub hunk: u32,
+}
+
+/// A view of changes owned by a result.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct v4a_changes {
+    /// The first change (NULL when `len` is 0).
+    pub ptr: *const v4a_change,
+    /// The number of changes.
+    pub len: usize,
+}
+
+array_view!(v4a_segments, v4a_segment);
+array_view!(v4a_diff_lines, v4a_diff_line);
+array_view!(v4a_hunk_reports, v4a_hunk_report);
+array_view!(v4a_changes, v4a_change);
 
 /// The outcome of a single-file apply (or of one file of a multi-file patch): the new text,
 /// the original source and the reports on success, the error on failure.
@@ -39,7 +168,7 @@ struct Success {
     changes: Vec<v4a_change>,
 }
 
-pub(crate) fn diff_kind(kind: DiffKind) -> u32 {
+pub(crate) fn diff_kind(kind: DiffKind) -> v4a_diff_kind {
     match kind {
         DiffKind::Equal => V4A_DIFF_EQUAL,
         DiffKind::Delete => V4A_DIFF_DELETE,
@@ -166,7 +295,7 @@ impl v4a_result {
     pub(crate) fn status(&self) -> v4a_status {
         match &self.outcome {
             Ok(_) => v4a_status(V4A_STATUS_OK),
-            Err(e) => v4a_status(e.view().status),
+            Err(e) => e.view().status,
         }
     }
 }
@@ -180,79 +309,6 @@ pub(crate) fn publish_result(
     let status = result.status();
     publish(out, result);
     status
-}
-
-/// The C ABI order of the modes.
-const MODE_NAMES: &str =
-    "V4A_MODE_UPDATE (0), V4A_MODE_CREATE (1), V4A_MODE_DELETE (2) or V4A_MODE_MOVE (3)";
-
-/// Applies a single-file diff to `source`.
-///
-/// `diff` is a bare diff (hunks only) or a `*** Begin Patch` envelope naming exactly one file
-/// whose operation agrees with `mode`: `V4A_MODE_UPDATE` applies the hunks,
-/// `V4A_MODE_CREATE` builds a new file from the `+` lines (the source is ignored),
-/// `V4A_MODE_DELETE` returns empty text and lists every source line as removed (the diff must
-/// be empty or a `*** Delete File:` header), `V4A_MODE_MOVE` applies edits like update and
-/// reports the destination. Any other mode is `V4A_STATUS_UNSUPPORTED_MODE`.
-///
-/// `source` and `diff` are `(pointer, length)` inputs; `(NULL, 0)` is empty; both must be
-/// UTF-8 (`V4A_STATUS_INVALID_UTF8` with the byte offset otherwise). `options` may be NULL for
-/// the defaults. Neither input is kept after the call returns.
-///
-/// Returns the status, and stores in `*result_out` a new result that holds the new text and
-/// reports on success, or the error on failure. `*result_out` is set for every status except
-/// `V4A_STATUS_INTERNAL` (then it is NULL); free it with `v4a_result_free`. A NULL
-/// `result_out` is `V4A_STATUS_NULL_ARGUMENT`, and nothing is stored.
-#[no_mangle]
-pub unsafe extern "C" fn v4a_apply(
-    source: *const u8,
-    source_len: usize,
-    diff: *const u8,
-    diff_len: usize,
-    mode: u32,
-    options: *const v4a_options,
-    result_out: *mut *mut v4a_result,
-) -> v4a_status {
-    ffi_boundary! {
-        let out = out_ptr(result_out)?;
-        let outcome = (|| {
-            let source = bytes_in("source", source, source_len)?;
-            let diff = bytes_in("diff", diff, diff_len)?;
-            let mode = enum_in("mode", mode, &Mode::ALL, MODE_NAMES)
-                .map_err(|e| Error::simple(Status::UnsupportedMode, e.message()))?;
-            let options = options_in(options)?;
-            engine::apply_bytes(source, diff, mode, &options)
-        })();
-        Ok(publish_result(out, outcome))
-    }
-}
-
-/// `v4a_apply` with the mode given by name: `"update"`, `"create"`, `"delete"` or `"move"`
-/// (the `mode` field of the one-file-per-call tool). Any other name is
-/// `V4A_STATUS_UNSUPPORTED_MODE`, with a message for the model that names the valid modes.
-/// The name is a `(pointer, length)` UTF-8 input; everything else is as `v4a_apply`.
-#[no_mangle]
-pub unsafe extern "C" fn v4a_apply_mode_name(
-    source: *const u8,
-    source_len: usize,
-    diff: *const u8,
-    diff_len: usize,
-    mode_name: *const u8,
-    mode_name_len: usize,
-    options: *const v4a_options,
-    result_out: *mut *mut v4a_result,
-) -> v4a_status {
-    ffi_boundary! {
-        let out = out_ptr(result_out)?;
-        let outcome = (|| {
-            let source = bytes_in("source", source, source_len)?;
-            let diff = bytes_in("diff", diff, diff_len)?;
-            let mode: Mode = str_in("mode name", mode_name, mode_name_len)?.parse()?;
-            let options = options_in(options)?;
-            engine::apply_bytes(source, diff, mode, &options)
-        })();
-        Ok(publish_result(out, outcome))
-    }
 }
 
 /// Frees a result made by `v4a_apply` or `v4a_apply_mode_name`, and every view read from it.
@@ -358,74 +414,6 @@ pub unsafe extern "C" fn v4a_result_segments(result: *const v4a_result) -> v4a_s
 pub unsafe extern "C" fn v4a_result_changes(result: *const v4a_result) -> v4a_changes {
     ffi_boundary! {
         Ok(handle(result)?.success().map_or(v4a_changes::EMPTY, |s| v4a_changes::of(&s.changes)))
-    }
-}
-
-/// Renders a unified diff from the parts of a result that a binding copied before freeing it:
-/// the original `source` and new `text`, the `path` and move `destination` as written
-/// (`(NULL, 0)` when absent) and the edit script (`changes`, as `v4a_result_changes` gave it).
-/// The same text as `v4a_result_unified_diff` on the live result. Stores a new text in
-/// `*text_out` (free it with `v4a_text_free`) for every status except `V4A_STATUS_INTERNAL`.
-/// An edit script the texts cannot have (changes out of order, overlapping, or past the end
-/// of a text) is `V4A_STATUS_INVALID_ARGUMENT`, its message naming the change.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn v4a_unified_diff(
-    source: *const u8,
-    source_len: usize,
-    text: *const u8,
-    text_len: usize,
-    path: *const u8,
-    path_len: usize,
-    destination: *const u8,
-    destination_len: usize,
-    changes: *const v4a_change,
-    changes_len: usize,
-    context: u32,
-    text_out: *mut *mut v4a_text,
-) -> v4a_status {
-    ffi_boundary! {
-        let out = out_ptr(text_out)?;
-        let rendered = (|| {
-            let source = str_in("source", source, source_len)?;
-            let text = str_in("text", text, text_len)?;
-            let path = str_in("path", path, path_len)?;
-            let destination = str_in("destination", destination, destination_len)?;
-            if changes_len > 0 && changes.is_null() {
-                return Err(Error::simple(
-                    Status::NullArgument,
-                    format!("changes is NULL but its length is {changes_len}"),
-                ));
-            }
-            let changes: &[v4a_change] = if changes_len == 0 {
-                &[]
-            } else {
-                // SAFETY: non-NULL, and the caller promises `changes_len` readable elements.
-                unsafe { std::slice::from_raw_parts(changes, changes_len) }
-            };
-            let changes: Vec<engine::Change> = changes
-                .iter()
-                .map(|c| {
-                    let old = c.old_start.saturating_sub(1) as usize;
-                    let new = c.new_start.saturating_sub(1) as usize;
-                    engine::Change {
-                        old: old..old.saturating_add(c.old_len as usize),
-                        new: new..new.saturating_add(c.new_len as usize),
-                        hunk: c.hunk.saturating_sub(1) as usize,
-                    }
-                })
-                .collect();
-            let opt = |s: &str| (!s.is_empty()).then_some(s.to_string());
-            engine::report::unified_diff(
-                source,
-                text,
-                opt(path).as_deref(),
-                opt(destination).as_deref(),
-                &changes,
-                context as usize,
-            )
-        })();
-        Ok(v4a_text::publish(out, rendered))
     }
 }
 

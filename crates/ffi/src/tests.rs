@@ -11,7 +11,7 @@ use super::names::{level_name, status_category, status_name};
 use super::tools::{tool_schema_nul, FILE_GRAMMAR_NUL, GRAMMAR_NUL, INSTRUCTIONS_NUL};
 use super::*;
 use engine::tools::{file_grammar, grammar, instructions, tool_schema, Flavor, Shape};
-use engine::{Mode, PathClass};
+use engine::{Level, Mode, PathClass, Status};
 
 #[test]
 fn version_constants_match_cargo_toml() {
@@ -244,4 +244,46 @@ fn options_out_of_range_are_invalid_arguments() {
         );
         v4a_result_free(result);
     }
+}
+
+#[test]
+fn default_constants_are_the_engine_defaults() {
+    // V4A_OPTIONS_INIT and V4A_GENERATE_OPTIONS_INIT are written with these constants.
+    let o = engine::Options::default();
+    let c = v4a_options::from(&o);
+    assert_eq!(c.search_budget, V4A_DEFAULT_SEARCH_BUDGET);
+    assert_eq!(c.diff_context, V4A_DEFAULT_DIFF_CONTEXT);
+    assert_eq!(c.max_level, V4A_LEVEL_FOLD);
+    assert_eq!(c.max_fuzz, V4A_NO_FUZZ_LIMIT);
+    assert_eq!(
+        (c.diff_style, c.add_file_line_ending),
+        (V4A_DIFF_STYLE_NONE, V4A_LINE_ENDING_LF)
+    );
+    assert_eq!(
+        (
+            c.first_match,
+            c.already_applied_is_error,
+            c.ensure_final_newline,
+            c.refine
+        ),
+        (0, 0, 0, 0)
+    );
+    let g = engine::GenerateOptions::default();
+    assert_eq!(g.context, V4A_DEFAULT_GENERATE_CONTEXT as usize);
+    assert_eq!(g.max_context, V4A_DEFAULT_GENERATE_MAX_CONTEXT as usize);
+    assert_eq!(
+        size_of::<v4a_unified_diff_input>(),
+        8 + 10 * size_of::<usize>()
+    );
+}
+
+#[test]
+fn tool_schema_is_absent_for_unknown_kinds() {
+    for (f, s) in [(4, 0), (0, 2), (u32::MAX, u32::MAX)] {
+        let v = v4a_tool_schema(f, s);
+        assert!(v.ptr.is_null() && v.len == 0, "{f}/{s}");
+    }
+    let v = v4a_tool_schema(V4A_FLAVOR_MCP, V4A_SHAPE_FILE);
+    let json = unsafe { std::slice::from_raw_parts(v.ptr, v.len) };
+    assert_eq!(json, tool_schema(Flavor::Mcp, Shape::File).as_bytes());
 }

@@ -1,11 +1,11 @@
 //! The `v4a_text` handle: a generated text (a patch, a unified diff, a normalised line) or the
 //! error that prevented it.
 
-use super::boundary::{ffi_boundary, free, handle, publish};
-use super::cstr::{empty_view, CText};
-use super::error::ErrorStore;
-use super::types::{v4a_bytes, v4a_error, v4a_status};
-use super::{V4A_STATUS_INTERNAL, V4A_STATUS_OK};
+use crate::boundary::{ffi_boundary, free, handle, publish};
+use crate::constants::{v4a_status, V4A_STATUS_INTERNAL, V4A_STATUS_OK};
+use crate::cstr::{empty_view, CText};
+use crate::error::{v4a_error, ErrorStore};
+use crate::views::v4a_bytes;
 use engine::error::{Error, Status};
 
 /// A text made by v4a (a generated patch, a unified diff, ...), or the error that prevented
@@ -36,7 +36,7 @@ impl v4a_text {
     fn status(&self) -> v4a_status {
         match &self.outcome {
             Ok(_) => v4a_status(V4A_STATUS_OK),
-            Err(e) => v4a_status(e.view().status),
+            Err(e) => e.view().status,
         }
     }
 

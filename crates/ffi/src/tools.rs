@@ -4,10 +4,10 @@
 //! C views need one, so the same files are embedded here with a NUL appended. A unit test
 //! checks that both copies are byte-identical.
 
-use super::boundary::{enum_in, ffi_boundary, out_value};
-use super::cstr::static_view;
-use super::types::{v4a_bytes, v4a_status};
-use super::V4A_STATUS_OK;
+use crate::boundary::ffi_boundary;
+use crate::constants::{v4a_flavor, v4a_shape};
+use crate::cstr::static_view;
+use crate::views::v4a_bytes;
 use engine::tools::{Flavor, Shape};
 
 /// A file of `tools/` with a NUL appended.
@@ -34,29 +34,20 @@ pub(crate) const GRAMMAR_NUL: &str = tools_file!("v4a.lark");
 pub(crate) const FILE_GRAMMAR_NUL: &str = tools_file!("file-diff.lark");
 pub(crate) const INSTRUCTIONS_NUL: &str = tools_file!("instructions.md");
 
-/// Stores in `*schema_out` the tool definition (JSON text) of a flavour (`V4A_FLAVOR_*`:
-/// OpenAI function calling, OpenAI custom tool with a Lark grammar, Anthropic tool use, MCP)
-/// and a shape (`V4A_SHAPE_INPUT`: the whole patch per call, tool `apply_patch`;
-/// `V4A_SHAPE_FILE`: one file per call with `path`, `mode`, `diff`, tool `patch_file`).
-/// The view is static: valid for the life of the process, never freed.
-/// `V4A_STATUS_INVALID_ARGUMENT` (and `{NULL, 0}`) for an unknown flavour or shape.
+/// The tool definition (JSON text) of a flavour (`V4A_FLAVOR_*`: OpenAI function calling,
+/// OpenAI custom tool with a Lark grammar, Anthropic tool use, MCP) and a shape
+/// (`V4A_SHAPE_INPUT`: the whole patch per call, tool `apply_patch`; `V4A_SHAPE_FILE`: one
+/// file per call with `path`, `mode`, `diff`, tool `patch_file`). Static, like the other
+/// tool-kit getters: valid for the life of the process, never freed. Absent (`{NULL, 0}`)
+/// for a flavour or shape that names no constant.
 #[no_mangle]
-pub unsafe extern "C" fn v4a_tool_schema(
-    flavor: u32,
-    shape: u32,
-    schema_out: *mut v4a_bytes,
-) -> v4a_status {
+pub extern "C" fn v4a_tool_schema(flavor: v4a_flavor, shape: v4a_shape) -> v4a_bytes {
     ffi_boundary! {
-        let out = out_value(schema_out)?;
-        *out = v4a_bytes::EMPTY;
-        let pair = enum_in("flavor", flavor, &Flavor::ALL, "")
-            .and_then(|f| enum_in("shape", shape, &Shape::ALL, "").map(|s| (f, s)));
-        Ok(match pair {
-            Ok((f, s)) => {
-                *out = static_view(tool_schema_nul(f, s));
-                v4a_status(V4A_STATUS_OK)
-            }
-            Err(e) => v4a_status(e.status().code()),
+        let flavor = Flavor::ALL.get(flavor as usize);
+        let shape = Shape::ALL.get(shape as usize);
+        Ok(match (flavor, shape) {
+            (Some(&f), Some(&s)) => static_view(tool_schema_nul(f, s)),
+            _ => v4a_bytes::EMPTY,
         })
     }
 }

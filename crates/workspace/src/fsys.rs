@@ -258,8 +258,8 @@ fn follow(
     let target = target.to_string_lossy().into_owned();
     if target.starts_with('/') {
         return Err(WalkError::Unsafe(format!(
-            "{at} is a symbolic link to an absolute path ({target}); links are followed only \
-             inside the root"
+            "{at} is a symbolic link to an absolute path ({target}), which counts as outside \
+             the root; links are followed only inside it"
         )));
     }
     let mut comps = done.to_vec();

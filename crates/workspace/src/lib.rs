@@ -122,6 +122,24 @@ pub struct FileOutcome {
     pub binary: bool,
     /// 0-based indexes of the hunks found already applied.
     pub already_applied: Vec<usize>,
+    /// The file the operation names, as a root-relative path with `.`, `..` and links
+    /// resolved: one key per file, whatever the patch's spelling (for callers that keep a
+    /// record per file, like the MCP server's record of what the model was shown).
+    pub source_key: String,
+    /// Where the new text goes, in the same form (the destination of a move); `None` for a
+    /// deletion.
+    pub target_key: Option<String>,
+}
+
+/// A file read by [`Workspace::read_file`].
+#[derive(Clone, Debug)]
+pub struct FileRead {
+    /// The file's root-relative path with links resolved (as [`FileOutcome::source_key`]).
+    pub key: String,
+    /// Its size when it was looked up.
+    pub size: u64,
+    /// Its bytes; `None` when it is larger than the limit asked for.
+    pub bytes: Option<Vec<u8>>,
 }
 
 /// The outcome of an apply or a preview.
@@ -295,6 +313,65 @@ impl Workspace {
         }
     }
 
+    /// Reads a file for a read tool, with the confinement of an apply: `Ok` with `bytes: None`
+    /// when the file is larger than `max_bytes` (nothing is read then). A missing file is
+    /// `MISSING_SOURCE`, a directory or special file a `PathConflict`.
+    pub fn read_file(
+        &self,
+        path: &str,
+        max_bytes: u64,
+        opts: &WorkspaceOptions,
+    ) -> Result<FileRead> {
+        let op = FileOp {
+            kind: OpKind::Update,
+            path: path.to_string(),
+            move_to: None,
+            hunks: Vec::new(),
+            patch_line: 0,
+        };
+        let loc = prepare::locate(&self.root, path, &op, true, opts)?;
+        let key = loc.real_comps().join("/");
+        let m = match loc.entry {
+            None => {
+                return Err(Error::status_at(
+                    Status::MissingSource,
+                    Some(path),
+                    None,
+                    format!("{} does not exist", escape_path(path)),
+                ))
+            }
+            Some(m) if m.kind != fsys::Kind::File => {
+                return Err(Error::PathConflict {
+                    path: path.to_string(),
+                    patch_line: 0,
+                    message: format!("{} is not a regular file", escape_path(path)),
+                })
+            }
+            Some(m) => m,
+        };
+        if m.size > max_bytes {
+            return Ok(FileRead {
+                key,
+                size: m.size,
+                bytes: None,
+            });
+        }
+        let fd = fsys::open_file(&*loc.dir, &loc.name)
+            .map_err(|e| Error::io(Some(path), &format!("read {}", escape_path(path)), e))?;
+        let mut bytes = Vec::with_capacity(m.size as usize);
+        use std::io::Read as _;
+        std::fs::File::from(fd)
+            .take(max_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io(Some(path), &format!("read {}", escape_path(path)), e))?;
+        let size = bytes.len() as u64;
+        Ok(FileRead {
+            key,
+            size,
+            bytes: (size <= max_bytes).then_some(bytes),
+        })
+    }
+
     fn apply_locked(&self, patch: &Patch, opts: &WorkspaceOptions, lock: &Lock) -> Result<Outcome> {
         let recovered = recover_locked(&self.root, &lock.state)?;
         let hasher = RandomState::new();
@@ -402,10 +479,17 @@ fn compute(
             }
             OpKind::Update => FileChange::Modified,
         };
+        let target = match (&plan.dest, op.kind) {
+            (_, OpKind::Delete) => None,
+            (Some(d), _) => Some(d.loc.real_comps().join("/")),
+            (None, _) => Some(plan.path.loc.real_comps().join("/")),
+        };
         files.push(FileOutcome {
             change,
             binary: plan.binary && op.kind != OpKind::Add,
             already_applied: already,
+            source_key: plan.path.loc.real_comps().join("/"),
+            target_key: target,
         });
     }
     Ok((

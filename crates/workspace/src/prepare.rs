@@ -213,7 +213,7 @@ pub(crate) fn file_exists(op: &FileOp, path: &str, what: &str) -> Error {
     )
 }
 
-fn locate(
+pub(crate) fn locate(
     root: &OwnedFd,
     path: &str,
     op: &FileOp,

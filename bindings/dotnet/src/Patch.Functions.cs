@@ -4,18 +4,9 @@ using System.Threading;
 
 namespace V4A
 {
-    /// <summary>
-    /// Applies V4A patches (the <c>*** Begin Patch</c> edit format that language models emit)
-    /// to text held in memory, through the native library <c>libv4a</c>. Every method may be
-    /// called from any thread at any time: the library has no global mutable state.
-    /// </summary>
-    /// <example>
-    /// <code>
-    /// var result = V4APatch.Apply(source, diff, ApplyMode.Update);
-    /// File.WriteAllText(path, result.Text);
-    /// </code>
-    /// </example>
-    public static class V4APatch
+    // The static members of Patch: the single-file apply, generation, the tool kit and the
+    // library's names. Patch.cs has the parsed multi-file patch (Parse, Apply, Reverse).
+    public sealed partial class Patch
     {
         /// <summary>The ABI version this binding was written for (<c>V4A_ABI_VERSION</c>).</summary>
         public const int ExpectedAbiVersion = (int)Native.AbiVersion;
@@ -207,45 +198,12 @@ namespace V4A
                 }
                 if (r == IntPtr.Zero) return V4AError.InternalNoHandle();
                 if (status != 0) return V4AError.FromNative(Native.v4a_result_error(r), status);
-                return ApplyResult.FromNative(r, sourceString, sourceLength, options, out result);
+                return ApplyResult.FromNative(r, sourceString, sourceLength, out result);
             }
             finally
             {
                 Native.v4a_result_free(r);
             }
-        }
-
-        // ---------------------------------------------------------------------------------
-        // Multi-file patches
-        // ---------------------------------------------------------------------------------
-
-        /// <summary>
-        /// Parses <paramref name="patch"/> and applies every operation atomically over
-        /// <paramref name="files"/> (path as written in the patch → current text): either every
-        /// file's result comes back, or one exception. See <see cref="Patch"/>.
-        /// </summary>
-        public static PatchResult ApplyPatch(string patch, IReadOnlyDictionary<string, string> files, ApplyOptions options = null)
-        {
-            using (var p = Patch.Parse(patch)) return p.Apply(files, options);
-        }
-
-        /// <summary>
-        /// Parses <paramref name="patch"/> and applies it, asking <paramref name="readFile"/> for
-        /// the current text of each file an operation reads (return <c>null</c> for a file that
-        /// does not exist).
-        /// </summary>
-        public static PatchResult ApplyPatch(string patch, Func<string, string> readFile, ApplyOptions options = null)
-        {
-            using (var p = Patch.Parse(patch)) return p.Apply(readFile, options);
-        }
-
-        /// <summary>
-        /// The patch that undoes <paramref name="patch"/>, given the sources it applies to: Add
-        /// and Delete swapped, moves back, each update's change inverted. Run it before applying.
-        /// </summary>
-        public static string Reverse(string patch, IReadOnlyDictionary<string, string> files, ApplyOptions options = null)
-        {
-            using (var p = Patch.Parse(patch)) return p.Reverse(files, options);
         }
 
         // ---------------------------------------------------------------------------------
@@ -384,10 +342,9 @@ namespace V4A
         public static unsafe string ToolSchema(ToolFlavor flavor, ToolShape shape)
         {
             EnsureLibrary();
-            V4ABytes b = new V4ABytes();
-            uint status = Native.v4a_tool_schema((uint)flavor, (uint)shape, &b);
-            if (status != 0)
-                throw new V4AError((V4AStatus)status, "unknown tool flavour " + (uint)flavor + " or shape " + (uint)shape + ".").ToException();
+            V4ABytes b = Native.v4a_tool_schema((uint)flavor, (uint)shape);
+            if (b.Ptr == null)
+                throw new V4AError(V4AStatus.InvalidArgument, "unknown tool flavour " + (uint)flavor + " or shape " + (uint)shape + ".").ToException();
             return Utf8.Decode(b);
         }
 
@@ -463,9 +420,10 @@ namespace V4A
             catch (DllNotFoundException e)
             {
                 throw new DllNotFoundException(
-                    "The native library of v4a (libv4a.so, libv4a.dylib or v4a.dll) was not found. "
-                    + "Build it with `cargo build --release` and put it next to the application (or in "
-                    + "the NuGet package's runtimes/<rid>/native/ folder, or Unity's Assets/Plugins/<platform>/). "
+                    "The native library of v4a (libv4a.so, libv4a.dylib or libv4a.dll) was not found. "
+                    + "Build it with `cargo build --release` (on Windows, copy target/release/v4a.dll as libv4a.dll) "
+                    + "and put it next to the application (or in the NuGet package's runtimes/<rid>/native/ "
+                    + "folder, or Unity's Assets/Plugins/<platform>/). "
                     + e.Message, e);
             }
             if (abi != Native.AbiVersion)

@@ -1,8 +1,11 @@
+//go:build cgo && v4a_intree
+
 package v4a
 
-// Unexported hooks for the tests, which cannot use cgo themselves (_test.go files may not
-// import "C"): the native rendering of unified diffs, a native-only apply for the benchmark
-// baseline, the header's constants and the C struct layouts.
+// Unexported hooks for this repository's tests, which cannot use cgo themselves (_test.go
+// files may not import "C"): the native rendering of unified diffs, a native-only apply for
+// the benchmark baseline, the header's constants and the C struct layouts. The build tag
+// v4a_intree (the repository's test build) compiles them; a user's build never does.
 
 /*
 #include "v4a_go.h"
@@ -94,12 +97,6 @@ func layoutChecks() []layoutCheck {
 
 // headerABIVersion is V4A_ABI_VERSION as the header declares it.
 const headerABIVersion = C.V4A_ABI_VERSION
-
-// libStatusName is v4a_status_str.
-func libStatusName(c uint32) string { return cString(C.v4a_status_str(C.v4a_status(c))) }
-
-// libLevelName is v4a_level_str of a Level.
-func libLevelName(l Level) string { return cString(C.v4a_level_str(levelToC(l))) }
 
 // finishStatus runs the conversion of a call that stored no handle (CodeInternal).
 func finishStatus(status uint32) (*Result, error) {

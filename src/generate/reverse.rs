@@ -1,0 +1,200 @@
+//! Reverse patches: the patch that undoes a patch, written from the files before it was applied
+//! ([`reverse`]) or from the files after ([`reverse_applied`], what `git apply -R` users have).
+
+use std::fmt::Write as _;
+
+use super::{add_section, update_section, GenerateOptions};
+use crate::apply::{apply_patch, FileResult};
+use crate::error::{Diagnostics, Error, Status};
+use crate::options::Options;
+use crate::patch::{FileOp, Hunk, LineKind, OpKind, Patch};
+
+/// Writes the patch that undoes `patch`, given the sources it is applied to (the files
+/// *before* the patch): Add ↔ Delete, moves back, and each updated file's change inverted
+/// (regenerated against the patched text, so fuzzy matches invert exactly). Operations come
+/// in reverse order.
+///
+/// A hunk that is already applied in these sources means they are the files *after* the
+/// patch: that is an [`Status::AlreadyApplied`] error pointing to [`reverse_applied`], never
+/// a silently empty reverse.
+///
+/// ```
+/// let patch = v4a::parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
+/// let undo = v4a::reverse(&patch, |_| Some("x\n"), &v4a::Options::default()).unwrap();
+/// assert_eq!(undo, "*** Begin Patch\n*** Update File: a\n@@\n-y\n+x\n*** End Patch\n");
+/// ```
+pub fn reverse<S, F>(patch: &Patch, sources: F, opts: &Options) -> Result<String, Error>
+where
+    S: AsRef<[u8]>,
+    F: FnMut(&str) -> Option<S>,
+{
+    let result = apply_patch(patch, sources, opts)?;
+    for (op, f) in patch.ops.iter().zip(&result.files) {
+        if let Some(i) = f.applied.hunks.iter().position(|h| h.already_applied) {
+            return Err(not_in_state(
+                op,
+                i,
+                "is already applied: these files look patched. Reverse the patch from the files \
+                 after it (`v4a reverse --applied`, `reverse_applied`)",
+            ));
+        }
+    }
+    write_reverse(&result.files, |f| {
+        Ok((f.applied.text.as_str(), f.applied.source.as_str()))
+    })
+}
+
+/// Writes the patch that undoes `patch`, given the files *after* it was applied: the hunks
+/// are inverted and located in those files (with the usual rules: a hunk lands where it is
+/// unique, or this fails), which gives back the text before the patch; the reverse is then
+/// regenerated from the two texts. Operations come in reverse order.
+///
+/// `after` is looked up by the path each operation wrote (a move's destination). A patch
+/// whose changes are not in these files is an error that says which hunk is missing; a
+/// `*** Delete File` cannot be reversed from the files after it (the patch does not carry
+/// the deleted text), which is an [`Status::InvalidArgument`] error naming the file.
+///
+/// ```
+/// let patch = v4a::parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
+/// let undo = v4a::reverse_applied(&patch, |_| Some("y\n"), &v4a::Options::default()).unwrap();
+/// assert_eq!(undo, "*** Begin Patch\n*** Update File: a\n@@\n-y\n+x\n*** End Patch\n");
+/// ```
+pub fn reverse_applied<S, F>(patch: &Patch, after: F, opts: &Options) -> Result<String, Error>
+where
+    S: AsRef<[u8]>,
+    F: FnMut(&str) -> Option<S>,
+{
+    // The inverse of each operation, applied to the files after the patch, gives the files
+    // before it: an Update's hunks with `-` and `+` swapped, at the path it wrote.
+    let mut inverse = Vec::with_capacity(patch.ops.len());
+    for op in &patch.ops {
+        match op.kind {
+            OpKind::Delete => {
+                return Err(Error::new(
+                    Status::InvalidArgument,
+                    format!(
+                        "cannot reverse \"*** Delete File: {}\" from the files after the patch: \
+                         the patch does not carry the deleted text. Reverse it from the files \
+                         before the patch",
+                        op.path
+                    ),
+                    op_diagnostics(op, None),
+                ));
+            }
+            // Deleting an added file needs its text only to check it is there.
+            OpKind::Add => inverse.push(FileOp {
+                kind: OpKind::Update,
+                path: op.path.clone(),
+                move_to: Some(op.path.clone()),
+                hunks: Vec::new(),
+                patch_line: op.patch_line,
+            }),
+            OpKind::Update => inverse.push(FileOp {
+                kind: OpKind::Update,
+                path: op.target().to_string(),
+                move_to: None,
+                hunks: op.hunks.iter().map(inverted).collect(),
+                patch_line: op.patch_line,
+            }),
+        }
+    }
+    // An Add's inverse is a move onto itself without hunks: the file unchanged, and a
+    // MISSING_SOURCE error when the added file is not there.
+    let inverse = Patch {
+        ops: inverse,
+        has_file_headers: true,
+    };
+    let result = apply_patch(&inverse, after, opts)?;
+    for (op, f) in patch.ops.iter().zip(&result.files) {
+        if let Some(i) = f.applied.hunks.iter().position(|h| h.already_applied) {
+            return Err(not_in_state(
+                op,
+                i,
+                "is not applied in these files (its old lines are there, its new lines are \
+                 not): they look unpatched. Reverse the patch from the files before it",
+            ));
+        }
+    }
+    // `result` maps after → before; the reverse patch turns the after text into the before
+    // text and moves it back.
+    let files: Vec<FileResult> = patch
+        .ops
+        .iter()
+        .zip(result.files)
+        .map(|(op, f)| FileResult {
+            kind: op.kind,
+            path: op.path.clone(),
+            move_to: op.move_to.clone(),
+            applied: f.applied,
+        })
+        .collect();
+    write_reverse(&files, |f| {
+        // Here `applied.source` is the after text and `applied.text` the before text.
+        Ok((f.applied.source.as_str(), f.applied.text.as_str()))
+    })
+}
+
+/// The reverse patch of `files` (in reverse order), given for each file its text after the
+/// patch and before it.
+fn write_reverse<'a>(
+    files: &'a [FileResult],
+    after_before: impl Fn(&'a FileResult) -> Result<(&'a str, &'a str), Error>,
+) -> Result<String, Error> {
+    let gen = GenerateOptions::default();
+    let mut s = String::from("*** Begin Patch\n");
+    for f in files.iter().rev() {
+        let (after, before) = after_before(f)?;
+        match f.kind {
+            OpKind::Add => {
+                let _ = writeln!(s, "*** Delete File: {}", f.path);
+            }
+            OpKind::Delete => s.push_str(&add_section(&f.path, before)),
+            OpKind::Update => s.push_str(&update_section(
+                after,
+                before,
+                f.target(),
+                Some(&f.path),
+                &gen,
+            )?),
+        }
+    }
+    s.push_str("*** End Patch\n");
+    Ok(s)
+}
+
+/// A hunk with its `-` and `+` lines swapped (and their no-newline markers).
+fn inverted(h: &Hunk) -> Hunk {
+    let mut h = h.clone();
+    for l in &mut h.lines {
+        l.kind = match l.kind {
+            LineKind::Add => LineKind::Delete,
+            LineKind::Delete => LineKind::Add,
+            LineKind::Context => LineKind::Context,
+        };
+    }
+    std::mem::swap(&mut h.old_no_newline, &mut h.new_no_newline);
+    h
+}
+
+fn op_diagnostics(op: &FileOp, hunk: Option<usize>) -> Diagnostics {
+    Diagnostics {
+        patch_line: Some(hunk.map_or(op.patch_line, |i| op.hunks[i].patch_line)),
+        hunk,
+        path: Some(op.path.clone()),
+        ..Diagnostics::default()
+    }
+}
+
+/// The error for a hunk found in the other state than the one the caller said.
+fn not_in_state(op: &FileOp, hunk: usize, what: &str) -> Error {
+    Error::new(
+        Status::AlreadyApplied,
+        format!(
+            "hunk {} of {} (patch line {}) {what}",
+            hunk + 1,
+            op.path,
+            op.hunks[hunk].patch_line
+        ),
+        op_diagnostics(op, Some(hunk)),
+    )
+}

@@ -1,0 +1,187 @@
+//! Base-aware apply (`apply_with_base`) against an oracle: a random base, random independent
+//! edits for the current text and for the patch. When the two sets of edits do not touch, the
+//! result is the text with both applied; when they do, `CONFLICT`; never anything else.
+
+use proptest::prelude::*;
+use v4a::{apply, apply_with_base, make_patch, GenerateOptions, Mode, Options, Status};
+
+/// Replace base lines `start..end` with `new`.
+#[derive(Clone, Debug)]
+struct Edit {
+    start: usize,
+    end: usize,
+    new: Vec<String>,
+}
+
+/// Non-overlapping, non-touching edits in order (the same rule the merge uses: two changes
+/// that touch could go in either order, so they count as touching).
+fn edits(n: usize, tag: &'static str) -> impl Strategy<Value = Vec<Edit>> {
+    prop::collection::vec((0..=n, 0usize..3, 0usize..3), 1..4).prop_map(move |raw| {
+        let mut out: Vec<Edit> = Vec::new();
+        for (k, (start, len, add)) in raw.into_iter().enumerate() {
+            let end = (start + len).min(n);
+            if end == start && add == 0 {
+                continue;
+            }
+            if out.iter().any(|e| start <= e.end && e.start <= end) {
+                continue;
+            }
+            let new = (0..add).map(|i| format!("{tag}{k}.{i}")).collect();
+            out.push(Edit { start, end, new });
+        }
+        out.sort_by_key(|e| e.start);
+        out
+    })
+}
+
+fn touch(a: &Edit, b: &Edit) -> bool {
+    a.start <= b.end && b.start <= a.end
+}
+
+/// Applies edits (in base coordinates) to the base lines.
+fn apply_edits(base: &[String], edits: &[&Edit]) -> Vec<String> {
+    let mut sorted: Vec<&Edit> = edits.to_vec();
+    sorted.sort_by_key(|e| (e.start, e.end));
+    let mut out = Vec::new();
+    let mut b = 0;
+    for e in sorted {
+        out.extend_from_slice(&base[b..e.start]);
+        out.extend(e.new.iter().cloned());
+        b = e.end;
+    }
+    out.extend_from_slice(&base[b..]);
+    out
+}
+
+fn join(lines: &[String], eol: &str) -> String {
+    lines.iter().map(|l| format!("{l}{eol}")).collect()
+}
+
+fn case() -> impl Strategy<Value = (Vec<String>, Vec<Edit>, Vec<Edit>, &'static str)> {
+    (2usize..25).prop_flat_map(|n| {
+        (
+            Just((0..n).map(|i| format!("line {i}")).collect::<Vec<_>>()),
+            edits(n, "current "),
+            edits(n, "patch "),
+            prop::sample::select(vec!["\n", "\r\n"]),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn merges_independent_edits_and_refuses_touching_ones((base, theirs, ours, eol) in case()) {
+        let base_text = join(&base, eol);
+        let current = join(&apply_edits(&base, &theirs.iter().collect::<Vec<_>>()), eol);
+        let patched = join(&apply_edits(&base, &ours.iter().collect::<Vec<_>>()), eol);
+        prop_assume!(patched != base_text);
+        let patch = make_patch(&base_text, &patched, "f.txt", &GenerateOptions::default()).unwrap();
+        let opts = Options::default();
+        let got = apply_with_base(&current, &base_text, &patch, Mode::Update, &opts);
+        // Both sides making the same change (the same lines deleted) is no conflict.
+        let same = |t: &Edit, o: &Edit| t.start == o.start && t.end == o.end && t.new == o.new;
+        let touching = theirs.iter().any(|t| ours.iter().any(|o| touch(t, o) && !same(t, o)));
+        if touching {
+            match got {
+                Err(e) => prop_assert_eq!(e.status(), Status::Conflict, "{}", e.message()),
+                Ok(r) => return Err(TestCaseError::fail(format!(
+                    "touching edits merged without a conflict:\n{}\npatch:\n{patch}", r.text))),
+            }
+        } else {
+            let all: Vec<&Edit> = theirs
+                .iter()
+                .chain(ours.iter().filter(|o| !theirs.iter().any(|t| same(t, o))))
+                .collect();
+            let want = join(&apply_edits(&base, &all), eol);
+            match got {
+                Ok(r) => {
+                    prop_assert_eq!(&r.text, &want, "patch:\n{}", patch);
+                    prop_assert_eq!(&r.source, &current);
+                    prop_assert!(r.hunks.iter().all(|h| h.merged == (current != base_text)));
+                }
+                Err(e) => return Err(TestCaseError::fail(format!(
+                    "{:?}: {}\npatch:\n{patch}", e.status(), e.message()))),
+            }
+        }
+    }
+
+    /// With the base equal to the current text, the result is exactly the plain apply's.
+    #[test]
+    fn a_base_equal_to_the_source_changes_nothing((base, _theirs, ours, eol) in case()) {
+        let base_text = join(&base, eol);
+        let patched = join(&apply_edits(&base, &ours.iter().collect::<Vec<_>>()), eol);
+        prop_assume!(patched != base_text);
+        let patch = make_patch(&base_text, &patched, "f.txt", &GenerateOptions::default()).unwrap();
+        let opts = Options::default();
+        prop_assert_eq!(
+            apply_with_base(&base_text, &base_text, &patch, Mode::Update, &opts),
+            apply(&base_text, &patch, Mode::Update, &opts)
+        );
+    }
+}
+
+#[test]
+fn a_conflict_shows_the_three_versions() {
+    let base = "def f():\n    x = 1\n    return x\n";
+    let current = "def f():\n    x = 10\n    return x\n";
+    let diff = "@@ def f():\n-    x = 1\n+    x = 2\n";
+    let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(err.status(), Status::Conflict);
+    assert_eq!(
+        err.message(),
+        "hunk 1 (patch line 1) conflicts with a change made to the file since the model read it: \
+         the lines it changes were also changed in the current file.\n\
+         What the model saw (line 2):\n  |    x = 1\n\
+         What the file has now (line 2):\n  |    x = 10\n\
+         What the patch wanted (line 2):\n  |    x = 2\n\
+         Resend the hunk against the current lines shown above."
+    );
+    assert_eq!(err.diagnostics().candidates, [2]);
+}
+
+#[test]
+fn a_hunk_that_drifted_out_of_both_versions_says_the_file_changed() {
+    let base = "a\nb\nc\n";
+    let current = "a\nB\nc\nd\n";
+    let err = apply_with_base(
+        current,
+        base,
+        "@@\n-x\n+y\n",
+        Mode::Update,
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(err.status(), Status::ContextNotFound);
+    assert!(
+        err.message().ends_with(
+            "\nThe file changed since the model read it (now line 2, line 4); the patch was \
+             checked against both versions."
+        ),
+        "{}",
+        err.message()
+    );
+}
+
+#[test]
+fn a_hunk_whose_lines_now_occur_twice_lands_where_the_model_saw_it() {
+    // Since the model read the file, the drift duplicated the function the hunk edits: a plain
+    // apply is ambiguous, the base says which one the model meant.
+    let base = "fn a() {\n    run(1);\n}\n";
+    let current = "fn a() {\n    run(1);\n}\nfn b() {\n    run(1);\n}\n";
+    let diff = "-    run(1);\n+    run(2);\n";
+    let plain = apply(current, diff, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(plain.status(), Status::Ambiguous);
+    let r = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap();
+    assert_eq!(
+        r.text,
+        "fn a() {\n    run(2);\n}\nfn b() {\n    run(1);\n}\n"
+    );
+    assert_eq!((r.hunks[0].old_start, r.hunks[0].old_len), (2, 1));
+    assert_eq!(r.changes.len(), 1);
+    assert_eq!(
+        (r.changes[0].old.clone(), r.changes[0].new.clone()),
+        (1..2, 1..2)
+    );
+}
