@@ -7,46 +7,15 @@
 //! cargo bench --bench table -- --smoke   # every workload once at 1/100 size, writes nothing
 //! ```
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 #[path = "support/workloads.rs"]
 mod workloads;
 
-/// Counts live heap bytes and their peak, so each workload's peak is measured exactly.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size > layout.size() {
-                let now = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
-                    - layout.size();
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
+// Counts live heap bytes and their peak, so each workload's peak is measured exactly.
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::Counting;
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -146,12 +115,11 @@ fn main() {
                 None => workloads::floor(&w.floor_input),
             }
             floors.push(t.elapsed());
-            let base = LIVE.load(Ordering::Relaxed);
-            PEAK.store(base, Ordering::Relaxed);
+            let base = counting_alloc::start_peak();
             let t = Instant::now();
             (w.run)();
             times.push(t.elapsed());
-            peak = peak.max(PEAK.load(Ordering::Relaxed) - base);
+            peak = peak.max(counting_alloc::peak_since(base));
         }
         let (median, min, max) = stats(times);
         let (floor, _, _) = stats(floors);

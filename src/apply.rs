@@ -300,7 +300,7 @@ fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Erro
     let lines = Lines::split(body);
     let placements =
         locate_hunks(&lines, &op.hunks, &op.path, opts).map_err(|e| e.with_path(&op.path))?;
-    let built = build_update(&lines, bom, &op.hunks, &placements, opts);
+    let built = build_update(&lines, bom, &op.hunks, &placements, &op.path, opts)?;
     let hunks = placements
         .iter()
         .zip(&built.hunks)

@@ -203,12 +203,10 @@ fn reverse_says_which_state_the_files_are_in() {
     let opts = Options::default();
     // Given the files after the patch, the reverse from the files before is refused with the
     // reason, never an empty patch.
-    let patched = |p: &str| match p {
-        "a" => Some("x\nY\n"),
-        "d" => Some("gone\n"),
-        _ => None,
-    };
-    let err = v4a::reverse(&patch, patched, &opts).unwrap_err();
+    let update_only =
+        v4a::parse_patch("*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n*** End Patch\n")
+            .unwrap();
+    let err = v4a::reverse(&update_only, |_| Some("x\nY\n"), &opts).unwrap_err();
     assert_eq!(err.status(), Status::AlreadyApplied);
     assert_eq!(
         err.message(),

@@ -3,46 +3,15 @@
 //! (`cargo test --release --test hostile`, part of the README test command); in debug mode the
 //! largest inputs are scaled down.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use v4a::{apply, apply_bytes, parse_patch, Mode, Options, Status};
 
-/// Counts live heap bytes and their peak, so memory bounds are checked exactly.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                let grow = new_size - layout.size();
-                let now = LIVE.fetch_add(grow, Ordering::Relaxed) + grow;
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
+// Counts live heap bytes and their peak, so memory bounds are checked exactly.
+#[path = "../benches/support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::Counting;
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -69,8 +38,7 @@ fn bounded<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> (T, usize) {
     let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
+    let base = counting_alloc::start_peak();
     let (tx, rx) = mpsc::channel();
     let start = Instant::now();
     std::thread::spawn(move || {
@@ -80,7 +48,7 @@ fn bounded<T: Send + 'static>(
     let limit = Duration::from_secs(if RELEASE { secs } else { secs * 4 });
     match rx.recv_timeout(limit) {
         Ok(Ok(v)) => {
-            let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+            let peak = counting_alloc::peak_since(base);
             eprintln!(
                 "{what}: {:?}, peak heap {} MB",
                 start.elapsed(),

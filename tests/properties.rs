@@ -256,9 +256,7 @@ proptest! {
         prop_assert_eq!(&back.files[1].applied.text, &source, "undo:\n{}", undo);
     }
 
-    /// The reverse written from the files after the patch undoes it too; and the reverse
-    /// written from the files before, given the patched files instead, is an error that says
-    /// so, never an empty patch.
+    /// The reverse written from the files after the patch undoes it too.
     #[test]
     fn reverse_from_the_applied_files_undoes((old, edits, eol, final_newline, bom) in case()) {
         prop_assume!(!edits.is_empty());
@@ -290,16 +288,271 @@ proptest! {
         let back = v4a::apply_patch(&parse_patch(&undo).unwrap(), after, &opts).unwrap();
         prop_assert_eq!(back.files[1].target(), "a.txt");
         prop_assert_eq!(&back.files[1].applied.text, &source, "undo:\n{}", undo);
-        let has_deletions = parsed.ops[0].hunks.iter().any(|h| h.has_deletions());
-        if has_deletions && moved != source {
-            // `reverse` given the patched files: the patch is already applied there.
-            let wrong = v4a::reverse(&parsed, |p: &str| match p {
-                "a.txt" => Some(moved.clone()),
-                _ => None,
-            }, &opts);
-            if let Ok(u) = &wrong {
-                prop_assert!(u.contains("@@"), "an empty reverse: {}", u);
+    }
+}
+
+/// The lines of a text with their terminators, read one byte at a time (LF, CRLF, lone CR).
+fn read_lines(t: &str) -> Vec<(&str, &str)> {
+    let b = t.as_bytes();
+    let (mut out, mut start, mut i) = (Vec::new(), 0, 0);
+    while i < b.len() {
+        let len = match (b[i], b.get(i + 1)) {
+            (b'\r', Some(b'\n')) => 2,
+            (b'\r', _) | (b'\n', _) => 1,
+            _ => {
+                i += 1;
+                continue;
             }
+        };
+        out.push((&t[start..i], &t[i..i + len]));
+        i += len;
+        start = i;
+    }
+    if start < b.len() {
+        out.push((&t[start..], ""));
+    }
+    out
+}
+
+prop_compose! {
+    /// A file of short lines (many empty) with random terminators, and one edit.
+    fn eol_case()(n in 1usize..10)(
+        kinds in prop::collection::vec(prop::sample::select(vec!["", "", "a", "b c"]), n),
+        eols in prop::collection::vec(prop::sample::select(vec!["\n", "\r\n", "\r"]), n),
+        final_newline in any::<bool>(),
+        start in 0..=n,
+        len in 0usize..3,
+        new in prop::collection::vec(prop::sample::select(vec!["", "", "X"]), 0..3),
+    ) -> (Vec<String>, Vec<&'static str>, bool, Edit) {
+        let n = kinds.len();
+        let end = (start + len).min(n);
+        (kinds.iter().map(|k| k.to_string()).collect(), eols, final_newline, Edit { start, end, new: new.iter().map(|k| k.to_string()).collect() })
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+
+    /// Terminators never merge lines (SPEC §4): with random terminators, the result read back
+    /// has exactly the expected lines, and every kept line keeps its terminator — except the
+    /// last line, whose terminator follows the final-newline state, and an empty LF line that
+    /// a deletion brought next to a lone CR, which takes that CR.
+    #[test]
+    fn terminators_never_merge_lines((old, eols, final_newline, edit) in eol_case()) {
+        prop_assume!(edit.start < edit.end || !edit.new.is_empty());
+        prop_assume!(final_newline || old.last().is_some_and(|l| !l.is_empty()));
+        let mut source = String::new();
+        for (i, l) in old.iter().enumerate() {
+            source.push_str(l);
+            if i + 1 < old.len() || final_newline {
+                source.push_str(eols[i]);
+            }
+        }
+        // A lone CR before an empty LF line is a CRLF: such a source has other lines.
+        prop_assume!(read_lines(&source).len() == old.len());
+        // The whole file as context: the hunk has exactly one place.
+        let mut patch = String::from("@@\n");
+        for (i, l) in old.iter().enumerate() {
+            if i == edit.start {
+                patch.extend(edit.new.iter().map(|l| format!("+{l}\n")));
+            }
+            let prefix = if (edit.start..edit.end).contains(&i) { '-' } else { ' ' };
+            patch.push_str(&format!("{prefix}{l}\n"));
+        }
+        if edit.start == old.len() {
+            patch.extend(edit.new.iter().map(|l| format!("+{l}\n")));
+        }
+        let expected = apply_edits(&old, std::slice::from_ref(&edit));
+        // An empty last line without a terminator is no line at all: not expressible.
+        prop_assume!(final_newline || expected.last().is_none_or(|l| !l.is_empty()));
+        let r = apply(&source, &patch, Mode::Update, &Options::default())
+            .map_err(|e| TestCaseError::fail(format!("{}\npatch:\n{patch}", e.message())))?;
+        let got = read_lines(&r.text);
+        let texts: Vec<&str> = got.iter().map(|(t, _)| *t).collect();
+        prop_assert_eq!(&texts, &expected, "source {:?} result {:?}", source, r.text);
+        let last = got.len().saturating_sub(1);
+        for (i, old_eol) in eols.iter().enumerate() {
+            if (edit.start..edit.end).contains(&i) {
+                continue;
+            }
+            let j = if i < edit.start { i } else { i - (edit.end - edit.start) + edit.new.len() };
+            let eol = got[j].1;
+            if j == last {
+                prop_assert_eq!(eol.is_empty(), !final_newline);
+            } else if i + 1 == old.len() && !final_newline {
+                prop_assert!(!eol.is_empty());
+            } else if old[i].is_empty() && *old_eol == "\n" && j > 0 && got[j - 1].1 == "\r" {
+                prop_assert_eq!(eol, "\r", "source {:?} result {:?}", source, r.text);
+            } else {
+                prop_assert_eq!(eol, *old_eol, "line {} of source {:?} result {:?}", i + 1, source, r.text);
+            }
+        }
+    }
+}
+
+/// A token of a line and the ways a file or a model may write it (the first is ASCII).
+fn typo_forms() -> Vec<Vec<&'static str>> {
+    vec![
+        vec!["x"],
+        vec!["total"],
+        vec!["=", "="],
+        vec!["\"", "\u{201C}", "\u{201D}"],
+        vec!["'", "\u{2018}", "\u{2019}"],
+        vec!["-", "\u{2014}", "\u{2013}", "\u{2212}"],
+        vec!["...", "\u{2026}"],
+        vec![
+            " ",
+            "  ",
+            "\t",
+            "\u{00A0}",
+            " \u{200B}",
+            "\u{200B} ",
+            " \u{200B} ",
+            "\u{2003}",
+        ],
+        vec!["\u{200B}", "", "\u{FEFF}"],
+    ]
+}
+
+prop_compose! {
+    /// A line as tokens, the file's and the patch's renderings of it, and an edit of the
+    /// patch's rendering (tokens `from..to` replaced by `insert`).
+    fn typo_case()(tokens in prop::collection::vec(0usize..9, 1..12))(
+        file_forms in prop::collection::vec(0usize..8, tokens.len()),
+        patch_forms in prop::collection::vec(0usize..8, tokens.len()),
+        from in 0..=tokens.len(),
+        len in 0usize..4,
+        insert in prop::collection::vec((0usize..9, 0usize..8), 0..4),
+        tokens in Just(tokens),
+    ) -> (Vec<usize>, Vec<usize>, Vec<usize>, usize, usize, Vec<(usize, usize)>) {
+        let to = (from + len).min(tokens.len());
+        (tokens, file_forms, patch_forms, from, to, insert)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+
+    /// Typography (SPEC §4): a fold-level replacement writes the file's characters, never
+    /// other text: the result line folds exactly like the `+` line (no whitespace the patch
+    /// removed survives, no character it added is lost), and it is one line.
+    #[test]
+    fn fold_level_replacements_fold_like_the_added_line(
+        (tokens, file_forms, patch_forms, from, to, insert) in typo_case(),
+    ) {
+        let forms = typo_forms();
+        let render = |t: usize, f: usize| forms[t][f % forms[t].len()];
+        // Lines start with a word: indentation is another property's business.
+        let file: String = "x".chars().chain(tokens.iter().zip(&file_forms).flat_map(|(&t, &f)| render(t, f).chars())).collect();
+        let mut old: Vec<&str> = vec!["x"];
+        old.extend(tokens.iter().zip(&patch_forms).map(|(&t, &f)| render(t, f)));
+        let (from, to) = (from + 1, to + 1);
+        let mut new: Vec<&str> = old[..from].to_vec();
+        new.extend(insert.iter().map(|&(t, f)| render(t, f)));
+        new.extend_from_slice(&old[to..]);
+        let (old, new) = (old.concat(), new.concat());
+        let fold = |s: &str| v4a::normalized(s, v4a::Level::Fold);
+        prop_assume!(!fold(&file).is_empty() && fold(&file) == fold(&old));
+        let source = format!("begin\n{file}\nend\n");
+        let patch = format!("@@\n begin\n-{old}\n+{new}\n end\n");
+        let r = apply(&source, &patch, Mode::Update, &Options::default())
+            .map_err(|e| TestCaseError::fail(format!("{}\npatch:\n{patch}", e.message())))?;
+        prop_assume!(r.hunks[0].level == v4a::Level::Fold);
+        let lines: Vec<&str> = r.text.split('\n').collect();
+        prop_assert_eq!(lines.len(), 4, "result {:?}", r.text);
+        prop_assert_eq!(lines[0], "begin");
+        prop_assert_eq!(lines[2], "end");
+        prop_assert_eq!(fold(lines[1]), fold(&new), "file {:?} old {:?} new {:?} result {:?}", file, old, new, lines[1]);
+    }
+}
+
+/// An indentation of `level` levels in a style: 0 = 4 spaces, 1 = 2 spaces, 2 = a tab,
+/// 3 = 8 spaces.
+fn indent(style: usize, level: usize) -> String {
+    match style {
+        0 => "    ".repeat(level),
+        1 => "  ".repeat(level),
+        2 => "\t".repeat(level),
+        _ => "        ".repeat(level),
+    }
+}
+
+prop_compose! {
+    /// A nested file (the level of each line), the line to replace, the levels of the lines
+    /// replacing it (relative: 0 = the replaced line's level, 1 = one deeper), the file's and
+    /// the patch's styles and the patch's shift in levels (-1, 0, +1).
+    fn indent_case()(steps in prop::collection::vec(0usize..3, 2..14))(
+        j in 0..steps.len(),
+        new in prop::collection::vec(0usize..2, 1..4),
+        file_style in 0usize..3,
+        patch_style in 0usize..4,
+        shift in 0usize..3,
+        steps in Just(steps),
+    ) -> (Vec<usize>, usize, Vec<usize>, usize, usize, isize) {
+        // A walk: each line at most one level deeper than the one before.
+        let mut levels = vec![0usize];
+        for s in &steps[1..] {
+            let prev = *levels.last().unwrap_or(&0);
+            levels.push(match s { 0 => prev + 1, 1 => prev, _ => prev.saturating_sub(1) });
+        }
+        (levels, j, new, file_style, patch_style, shift as isize - 1)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+
+    /// The indentation map (SPEC §4) never writes a guessed depth: a patch written with
+    /// another unit, style or a consistent shift (column 0 clamped) either lands with exactly
+    /// the file's indentation at the intended depth, or is refused with
+    /// INCONSISTENT_INDENTATION.
+    #[test]
+    fn reindented_lines_land_at_the_intended_depth(
+        (levels, j, new, file_style, patch_style, shift) in indent_case(),
+    ) {
+        let n = levels.len();
+        let new_levels: Vec<usize> = new.iter().map(|d| levels[j] + d).collect();
+        // The file must show its unit: an unindented file has no style to follow.
+        prop_assume!(levels.iter().any(|&l| l > 0));
+        let patch_level = |l: usize| (l as isize + shift).max(0) as usize;
+        // With a shift left, column 0 is clamped: one level deeper reads as column 0 too, so
+        // only depths the patch can still tell apart are intended (or the replaced line's).
+        prop_assume!(shift >= 0 || new_levels.iter().all(|&l| l >= 2 || l == levels[j]));
+        let line = |i: usize, style: usize, l: usize| format!("{}s{i}", indent(style, l));
+        let source: String = (0..n).map(|i| line(i, file_style, levels[i]) + "\n").collect();
+        let mut patch = String::from("@@\n");
+        let (from, to) = (j.saturating_sub(2), (j + 3).min(n));
+        for (i, &level) in levels.iter().enumerate().take(to).skip(from) {
+            let text = line(i, patch_style, patch_level(level));
+            if i == j {
+                patch.push_str(&format!("-{text}\n"));
+                for (k, &l) in new_levels.iter().enumerate() {
+                    patch.push_str(&format!("+{}n{k}\n", indent(patch_style, patch_level(l))));
+                }
+            } else {
+                patch.push_str(&format!(" {text}\n"));
+            }
+        }
+        let mut expected = String::new();
+        for (i, &level) in levels.iter().enumerate() {
+            if i == j {
+                for (k, &l) in new_levels.iter().enumerate() {
+                    expected.push_str(&format!("{}n{k}\n", indent(file_style, l)));
+                }
+            } else {
+                expected.push_str(&(line(i, file_style, level) + "\n"));
+            }
+        }
+        match apply(&source, &patch, Mode::Update, &Options::default()) {
+            // Matched exactly (the window's lines all at column 0): no map applies, the
+            // patch's indentation is written as given (SPEC §4 maps at the trim level only).
+            Ok(r) if r.hunks[0].level < v4a::Level::Trim && (patch_style != file_style || shift != 0) => {}
+            Ok(r) => prop_assert_eq!(&r.text, &expected, "source:\n{}patch:\n{}", source, patch),
+            Err(e) => prop_assert_eq!(
+                e.status(),
+                v4a::Status::InconsistentIndentation,
+                "{}\nsource:\n{}patch:\n{}", e.message(), source, patch
+            ),
         }
     }
 }

@@ -1010,7 +1010,7 @@ pub fn make_patch_round_trip(data: &[u8]) {
 /// `reverse`: the multi-file encoding ([`decode_multi`]). When the patch applies, its reverse
 /// is canonical and, applied to the files after the patch, gives back the files before it.
 /// `INVALID_ARGUMENT` is accepted only when carriage returns or BOMs make the change
-/// inexpressible.
+/// inexpressible; a patch that changes nothing has no reverse (an error saying why).
 pub fn reverse_round_trip(data: &[u8]) {
     let (opts, text, sources) = decode_multi(data);
     let opts = Options {
@@ -1041,8 +1041,34 @@ pub fn reverse_round_trip(data: &[u8]) {
         }
     }
     let inexpressible = |t: &str| t.contains('\r') || t.contains('\u{feff}');
+    // A patch that changes nothing has no reverse: an error that says why (ALREADY_APPLIED
+    // when a hunk was already there), never an empty patch.
+    let changes_nothing = forward
+        .files
+        .iter()
+        .all(|f| f.kind == OpKind::Update && f.move_to.is_none() && !f.applied.changed());
     let undo = match reverse(&patch, |p| before.get(p), &opts) {
-        Ok(u) => u,
+        Ok(u) => {
+            assert!(!changes_nothing, "an empty reverse:\n{u}");
+            u
+        }
+        Err(e) if changes_nothing => {
+            let already = forward
+                .files
+                .iter()
+                .any(|f| f.applied.hunks.iter().any(|h| h.already_applied));
+            let want = if already {
+                Status::AlreadyApplied
+            } else {
+                Status::InvalidArgument
+            };
+            assert_eq!(
+                e.status(),
+                want,
+                "a reverse of a patch that changes nothing: {e:?}"
+            );
+            return;
+        }
         Err(e) => {
             let involved = forward
                 .files

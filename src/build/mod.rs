@@ -9,11 +9,13 @@ mod typography;
 use std::borrow::Cow;
 use std::ops::Range;
 
+use crate::error::{Diagnostics, Error, Status};
 use crate::level::Level;
 use crate::locate::Placement;
 use crate::options::Options;
 use crate::patch::{Hunk, LineKind};
 use crate::text::{Eol, Lines};
+use reindent::Unit;
 
 /// A run of changed lines: old lines `old` were replaced by new lines `new` (0-based).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,83 +46,215 @@ pub(crate) struct Built {
 enum Out<'a> {
     /// Original lines copied verbatim.
     Copy(Range<usize>),
+    /// One original line written with another terminator, so that it does not merge with the
+    /// line before it (see [`keep_lines_apart`]).
+    Kept(usize, Eol),
     /// A new line with its terminator.
     New(Cow<'a, str>, Eol),
 }
 
-/// Builds the new text of an updated file.
+impl Out<'_> {
+    fn is_empty(&self) -> bool {
+        matches!(self, Out::Copy(r) if r.is_empty())
+    }
+
+    /// The terminator written after the piece's last line when more lines follow.
+    fn last_eol(&self, lines: &Lines<'_>, fallback: Eol) -> Eol {
+        let eol = match self {
+            Out::Copy(r) => lines.eol(r.end - 1),
+            Out::Kept(_, eol) | Out::New(_, eol) => *eol,
+        };
+        if eol.is_none() {
+            fallback
+        } else {
+            eol
+        }
+    }
+
+    /// True when the piece's first line is empty and LF-terminated: written after a lone CR,
+    /// its `\n` would make one CRLF line of the two.
+    fn starts_with_lf(&self, lines: &Lines<'_>, fallback: Eol) -> bool {
+        let (text, eol) = match self {
+            Out::Copy(r) => (lines.get(r.start), lines.eol(r.start)),
+            Out::Kept(i, eol) => (lines.get(*i), *eol),
+            Out::New(t, eol) => (t.as_ref(), *eol),
+        };
+        text.is_empty() && (eol == Eol::Lf || eol.is_none() && fallback == Eol::Lf)
+    }
+}
+
+/// Terminators never merge lines (SPEC §4): a line ending with a lone CR followed by an empty
+/// LF-terminated line would read back as one CRLF line. When an added line ends with the CR,
+/// it takes the next line's terminator (LF) instead — or CRLF when it is empty and itself
+/// follows a lone CR. When the CR line is kept, the empty line after it (added, or kept and
+/// brought next to it by a deletion) takes the CR of the line it follows.
+fn keep_lines_apart<'a>(lines: &Lines<'_>, out: Vec<Out<'a>>, fallback: Eol) -> Vec<Out<'a>> {
+    let mut res: Vec<Out<'a>> = Vec::with_capacity(out.len() + 1);
+    for piece in out.into_iter().filter(|o| !o.is_empty()) {
+        let merges = piece.starts_with_lf(lines, fallback)
+            && res
+                .last()
+                .is_some_and(|p| p.last_eol(lines, fallback) == Eol::Cr);
+        if !merges {
+            res.push(piece);
+            continue;
+        }
+        let before_ends_cr =
+            res.len() >= 2 && res[res.len() - 2].last_eol(lines, fallback) == Eol::Cr;
+        let last = res.len() - 1;
+        if let Out::New(t, eol) = &mut res[last] {
+            *eol = if t.is_empty() && before_ends_cr {
+                Eol::CrLf
+            } else {
+                Eol::Lf
+            };
+            res.push(piece);
+            continue;
+        }
+        match piece {
+            Out::New(t, _) => res.push(Out::New(t, Eol::Cr)),
+            Out::Kept(i, _) => res.push(Out::Kept(i, Eol::Cr)),
+            Out::Copy(r) => {
+                res.push(Out::Kept(r.start, Eol::Cr));
+                if r.len() > 1 {
+                    res.push(Out::Copy(r.start + 1..r.end));
+                }
+            }
+        }
+    }
+    res
+}
+
+/// Builds the new text of an updated file. Fails only when a hunk matched with its
+/// indentation ignored and its added lines have no consistent indentation in the file
+/// ([`Status::InconsistentIndentation`]).
 pub(crate) fn build_update(
     lines: &Lines<'_>,
     bom: bool,
     hunks: &[Hunk],
     placements: &[Placement],
+    path: &str,
     opts: &Options,
-) -> Built {
+) -> Result<Built, Error> {
     let n = lines.len();
-    let fallback = lines.dominant_eol().unwrap_or(Eol::Lf);
     let mut order: Vec<usize> = (0..placements.len()).collect();
     order.sort_by_key(|&i| (placements[i].start, i));
-    let mut out: Vec<Out<'_>> = Vec::with_capacity(order.len() * 4 + 2);
+    let mut b = Builder {
+        lines,
+        fallback: lines.dominant_eol().unwrap_or(Eol::Lf),
+        out: Vec::with_capacity(order.len() * 4 + 2),
+        changes: Vec::new(),
+        new_count: 0,
+        file_unit: None,
+    };
     let mut built_hunks = vec![BuiltHunk::default(); hunks.len()];
-    let mut changes = Vec::new();
     let mut pos = 0usize;
-    let mut new_count = 0usize;
     let mut final_newline = lines.ends_with_newline();
     for &hi in &order {
         let p = &placements[hi];
         let hunk = &hunks[hi];
         if p.start > pos {
-            out.push(Out::Copy(pos..p.start));
-            new_count += p.start - pos;
+            b.out.push(Out::Copy(pos..p.start));
+            b.new_count += p.start - pos;
             pos = p.start;
         }
         let bh = &mut built_hunks[hi];
-        bh.new_start = new_count;
+        bh.new_start = b.new_count;
         if p.already_applied {
             // Nothing to write: its lines are copied with the lines around them, never twice
             // (they may be another hunk's context too, which has written them already).
-            bh.new_start = new_count - (pos - p.start).min(new_count);
+            bh.new_start = b.new_count - (pos - p.start).min(b.new_count);
             bh.new_len = p.old_len;
             continue;
         }
         let body = &hunk.lines[..p.used_lines];
-        let shift = if p.level >= Level::Trim {
-            reindent::detect(
+        bh.reindented = b
+            .hunk(hi, body, p)
+            .map_err(|e| inconsistent_indentation(lines, path, hi, hunk, body, &e))?;
+        let k = p.start + body.iter().filter(|l| l.kind != LineKind::Add).count();
+        if k == n {
+            let last_new = body.iter().rev().find(|l| l.kind != LineKind::Delete);
+            if hunk.new_no_newline && last_new.is_some_and(|l| l.kind == LineKind::Add) {
+                final_newline = false;
+            } else if hunk.old_no_newline && !hunk.new_no_newline {
+                final_newline = true;
+            }
+        }
+        bh.new_len = b.new_count - bh.new_start;
+        pos = k.max(pos);
+    }
+    if pos < n {
+        b.out.push(Out::Copy(pos..n));
+    }
+    if opts.ensure_final_newline {
+        final_newline = true;
+    }
+    let out = keep_lines_apart(lines, b.out, b.fallback);
+    let text = write(lines, bom, &out, b.fallback, final_newline);
+    Ok(Built {
+        text,
+        hunks: built_hunks,
+        changes: b.changes,
+    })
+}
+
+/// The state of one build: the output pieces and the changes so far.
+struct Builder<'l, 'a> {
+    lines: &'l Lines<'a>,
+    /// The terminator of an added line with no neighbour to copy one from.
+    fallback: Eol,
+    out: Vec<Out<'l>>,
+    changes: Vec<Change>,
+    /// Lines of the new text written so far.
+    new_count: usize,
+    /// The file's indentation unit, detected once when a hunk first needs it.
+    file_unit: Option<Option<Unit>>,
+}
+
+impl<'l> Builder<'l, '_> {
+    /// Writes one placed hunk's lines (`body`, the lines in use). Returns whether an added
+    /// line was re-indented.
+    fn hunk(
+        &mut self,
+        hi: usize,
+        body: &'l [crate::patch::Line],
+        p: &Placement,
+    ) -> Result<bool, reindent::Inconsistent> {
+        let lines = self.lines;
+        let mut indented = self.indentation(body, p)?;
+        let reindented = indented.iter().any(Option::is_some);
+        // The file's typography, learned from the matched lines when one needed folding.
+        let chars = if p.level == Level::Fold {
+            typography::CharMap::learn(
                 body.iter()
                     .filter(|l| l.kind != LineKind::Add)
-                    .enumerate()
-                    .map(|(k, l)| (l.text.as_str(), lines.get(p.start + k))),
+                    .zip(p.start..)
+                    .map(|(l, k)| (l.text.as_str(), lines.get(k))),
             )
         } else {
-            reindent::Shift::None
+            typography::CharMap::default()
         };
-        bh.reindented = shift.is_some() && body.iter().any(|l| l.kind == LineKind::Add);
         let mut k = p.start; // file cursor
         let mut old_k = 0usize; // old-side index (into line_levels)
-                                // The current run of changed lines.
-        let mut deleted: Vec<(usize, &str)> = Vec::new(); // (file line, patch text)
+                                // The current run of changed lines: (file line, patch text) of its `-` lines.
+        let mut deleted: Vec<(usize, &str)> = Vec::new();
         let mut run_old_start = k;
-        let mut run_new_start = new_count;
+        let mut run_new_start = self.new_count;
         let mut adds_in_run = 0usize;
         let mut prev_eol: Option<Eol> = if k > 0 { Some(lines.eol(k - 1)) } else { None };
-        let close_run = |changes: &mut Vec<Change>, old: Range<usize>, new: Range<usize>| {
-            if !old.is_empty() || !new.is_empty() {
-                changes.push(Change { old, new, hunk: hi });
-            }
-        };
-        for line in body {
+        for (i, line) in body.iter().enumerate() {
             match line.kind {
                 LineKind::Context => {
-                    close_run(&mut changes, run_old_start..k, run_new_start..new_count);
+                    self.close_run(hi, run_old_start..k, run_new_start..self.new_count);
                     deleted.clear();
                     adds_in_run = 0;
-                    out.push(Out::Copy(k..k + 1));
+                    self.out.push(Out::Copy(k..k + 1));
                     prev_eol = Some(lines.eol(k));
                     k += 1;
                     old_k += 1;
-                    new_count += 1;
+                    self.new_count += 1;
                     run_old_start = k;
-                    run_new_start = new_count;
+                    run_new_start = self.new_count;
                 }
                 LineKind::Delete => {
                     if adds_in_run > 0 {
@@ -136,55 +270,135 @@ pub(crate) fn build_update(
                     let paired = deleted.get(adds_in_run).copied();
                     let eol = match paired.or_else(|| deleted.last().copied()) {
                         Some((fk, _)) => lines.eol(fk),
-                        None => prev_eol.unwrap_or(fallback),
+                        None => prev_eol.unwrap_or(self.fallback),
                     };
-                    let mut text: Cow<'_, str> = shift.apply(&line.text);
-                    if let Some((fk, old_text)) = paired {
-                        let lvl = p
-                            .line_levels
+                    let level = paired.and_then(|_| {
+                        p.line_levels
                             .get(old_k - (deleted.len() - adds_in_run))
-                            .copied();
-                        if lvl == Some(Level::Fold) {
-                            if let Some(t) = typography::keep_file_typography(
-                                old_text,
-                                &line.text,
-                                lines.get(fk),
-                            ) {
-                                text = Cow::Owned(t);
-                            }
-                        }
-                    }
-                    out.push(Out::New(text, eol));
+                            .copied()
+                    });
+                    let fold_pair = paired
+                        .filter(|_| level == Some(Level::Fold))
+                        .map(|(fk, old_text)| (old_text, lines.get(fk)));
+                    let text = added_text(line, indented[i].take(), fold_pair, &chars);
+                    self.out.push(Out::New(text, eol));
                     prev_eol = Some(eol);
                     adds_in_run += 1;
-                    new_count += 1;
+                    self.new_count += 1;
                 }
             }
         }
-        close_run(&mut changes, run_old_start..k, run_new_start..new_count);
-        if k == n {
-            let last_new = body.iter().rev().find(|l| l.kind != LineKind::Delete);
-            if hunk.new_no_newline && last_new.is_some_and(|l| l.kind == LineKind::Add) {
-                final_newline = false;
-            } else if hunk.old_no_newline && !hunk.new_no_newline {
-                final_newline = true;
-            }
+        self.close_run(hi, run_old_start..k, run_new_start..self.new_count);
+        Ok(reindented)
+    }
+
+    /// The re-indented text of each added line of a hunk (`None`: as written), by the
+    /// indentation map when the hunk matched with its indentation ignored.
+    fn indentation(
+        &mut self,
+        body: &[crate::patch::Line],
+        p: &Placement,
+    ) -> Result<Vec<Option<String>>, reindent::Inconsistent> {
+        if p.level < Level::Trim {
+            return Ok(vec![None; body.len()]);
         }
-        bh.new_len = new_count - bh.new_start;
-        pos = k.max(pos);
+        let lines = self.lines;
+        let file_unit = &mut self.file_unit;
+        reindent::indent_added_lines(body, p.start, lines, &mut || {
+            *file_unit.get_or_insert_with(|| {
+                reindent::detect_unit(
+                    (0..lines.len())
+                        .map(|i| lines.get(i))
+                        .filter(|l| !l.trim().is_empty())
+                        .map(reindent::leading_ws),
+                )
+            })
+        })
     }
-    if pos < n {
-        out.push(Out::Copy(pos..n));
+
+    /// Records a run of changed lines, if it changed any.
+    fn close_run(&mut self, hunk: usize, old: Range<usize>, new: Range<usize>) {
+        if !old.is_empty() || !new.is_empty() {
+            self.changes.push(Change { old, new, hunk });
+        }
     }
-    if opts.ensure_final_newline {
-        final_newline = true;
+}
+
+/// The text of an added line: re-indented by the indentation map (`indented`, when it moved),
+/// then written with the file's typography. `fold_pair` is the `-` line it replaces (as the
+/// patch and as the file write it) when that line matched only at the fold level; `chars` is
+/// the hunk's character map.
+fn added_text<'l>(
+    line: &'l crate::patch::Line,
+    indented: Option<String>,
+    fold_pair: Option<(&str, &str)>,
+    chars: &typography::CharMap,
+) -> Cow<'l, str> {
+    let text: &str = indented.as_deref().unwrap_or(&line.text);
+    let typed = fold_pair.and_then(|(old_text, file_text)| {
+        typography::keep_file_typography(old_text, text, file_text, chars)
+            .map(|body| format!("{}{body}", reindent::leading_ws(text)))
+    });
+    if let Some(t) = typed {
+        return Cow::Owned(t);
     }
-    let text = write(lines, bom, &out, fallback, final_newline);
-    Built {
-        text,
-        hunks: built_hunks,
-        changes,
+    if !chars.is_empty() {
+        if let Cow::Owned(t) = chars.apply(text, None) {
+            return Cow::Owned(t);
+        }
     }
+    match indented {
+        Some(t) => Cow::Owned(t),
+        None => Cow::Borrowed(line.text.as_str()),
+    }
+}
+
+/// The refusal of a hunk whose added lines have no consistent indentation in the file: it
+/// names the added line and shows how the file indents the matched lines.
+fn inconsistent_indentation(
+    lines: &Lines<'_>,
+    path: &str,
+    hi: usize,
+    hunk: &Hunk,
+    body: &[crate::patch::Line],
+    e: &reindent::Inconsistent,
+) -> Error {
+    let file = if path.is_empty() { "the file" } else { path };
+    let added = &body[e.body_index];
+    let mut shown = String::new();
+    const SHOWN: usize = 8;
+    for (k, patch, file_indent) in e.matched.iter().take(SHOWN) {
+        shown.push_str(&format!(
+            "\n  line {}: {} (the patch has {}): {:?}",
+            k + 1,
+            reindent::describe(file_indent),
+            reindent::describe(patch),
+            lines.get(*k).trim_start_matches([' ', '\t']),
+        ));
+    }
+    if e.matched.len() > SHOWN {
+        shown.push_str(&format!("\n  … and {} more", e.matched.len() - SHOWN));
+    }
+    Error::new(
+        Status::InconsistentIndentation,
+        format!(
+            "hunk {} (patch line {}) of {file} matched only with its indentation ignored, and \
+             the patch's indentation does not map onto the file's consistently, so the added \
+             line at patch line {} ({:?}, {}) cannot be indented safely. The file indents the \
+             matched lines like this:{shown}\nResend the hunk with the file's indentation.",
+            hi + 1,
+            hunk.patch_line,
+            added.patch_line,
+            added.text.trim_start_matches([' ', '\t']),
+            reindent::describe(reindent::leading_ws(&added.text)),
+        ),
+        Diagnostics {
+            path: (!path.is_empty()).then(|| path.to_string()),
+            patch_line: Some(added.patch_line),
+            hunk: Some(hi),
+            ..Diagnostics::default()
+        },
+    )
 }
 
 /// Writes the output lines into one buffer sized once. Only the last output line may lack a
@@ -199,15 +413,13 @@ fn write(
     let n = lines.len();
     let last_is_orig_last = |r: &Range<usize>| r.end == n && n > 0 && lines.eol(n - 1).is_none();
     // Which output piece holds the last line.
-    let last_piece = out.iter().rposition(|o| match o {
-        Out::Copy(r) => !r.is_empty(),
-        Out::New(..) => true,
-    });
+    let last_piece = out.iter().rposition(|o| !o.is_empty());
     let mut size = if bom { 3 } else { 0 };
     for o in out {
         size += match o {
             Out::Copy(r) if r.is_empty() => 0,
             Out::Copy(r) => lines.slice(r.start, r.end).len() + 2,
+            Out::Kept(i, _) => lines.get(*i).len() + 2,
             Out::New(t, _) => t.len() + 2,
         };
     }
@@ -230,6 +442,12 @@ fn write(
                     if !is_last || final_newline {
                         s.push_str(fallback.as_str());
                     }
+                }
+            }
+            Out::Kept(i, eol) => {
+                s.push_str(lines.get(*i));
+                if !is_last || final_newline {
+                    s.push_str(eol.as_str());
                 }
             }
             Out::New(t, eol) => {

@@ -1,24 +1,105 @@
-//! Re-indentation: when a hunk matched only with its indentation ignored, find the consistent
-//! shift between the patch's indentation and the file's, and apply it to the added lines.
+//! Re-indentation (SPEC §4, the indentation map): when a hunk matched only with its
+//! indentation ignored, learn from its matched lines how the patch's indentation maps onto the
+//! file's, and indent the added lines by that map.
+//!
+//! The map is learned in two parts. **Seen indentations**: each patch indentation (as written)
+//! maps to the file indentation of the matched lines that carry it. **The step**, for a patch
+//! indentation no matched line carries: a prefix the file adds to (or lacks from) every patch
+//! indentation, or, when the patch and the file indent in different units (2 spaces for 4,
+//! spaces for tabs), a number of levels the file adds, counted in each side's unit. Lines the
+//! patch wrote at column 0 that are deeper in the file are "clamped": the model shifted
+//! everything left and column 0 could not go further; they fit a step that adds indentation.
+//!
+//! When a patch indentation maps to several file indentations, an added line replacing a `-`
+//! line of the same patch indentation takes that line's file indentation; with a clamped step,
+//! the nearest matched lines of that patch indentation before and after it decide when they
+//! agree. Anything else is refused: a guessed indentation is a wrong edit in Python or YAML.
 
-use std::borrow::Cow;
+use rustc_hash::FxHashMap;
 
-/// A consistent mapping from the patch's indentation to the file's.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Shift {
-    /// The file is indented like the patch (or no consistent shift exists).
-    None,
-    /// The file has this extra prefix before the patch's indentation.
-    Add(String),
-    /// The patch has this extra prefix that the file lacks.
-    Remove(String),
-    /// The patch indents with spaces, `per` spaces per tab in the file, plus `offset` tabs.
-    SpacesToTabs { per: usize, offset: isize },
-    /// The patch indents with tabs, `per` spaces each in the file, plus `offset` spaces.
-    TabsToSpaces { per: usize, offset: isize },
+use crate::patch::{Line, LineKind};
+use crate::text::Lines;
+
+/// An indentation unit: a tab, or a number of spaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unit {
+    /// One tab per level (spaces after the tabs are alignment).
+    Tab,
+    /// This many spaces per level.
+    Spaces(usize),
 }
 
-fn leading_ws(s: &str) -> &str {
+impl Unit {
+    /// The indentation as (levels, alignment spaces), when it is written in this unit.
+    fn levels(self, indent: &str) -> Option<(usize, usize)> {
+        match self {
+            Unit::Tab => {
+                let tabs = indent.len() - indent.trim_start_matches('\t').len();
+                only(&indent[tabs..], ' ').then_some((tabs, indent.len() - tabs))
+            }
+            Unit::Spaces(w) => only(indent, ' ').then_some((indent.len() / w, indent.len() % w)),
+        }
+    }
+
+    fn render(self, levels: usize, align: usize) -> String {
+        match self {
+            Unit::Tab => format!("{}{}", "\t".repeat(levels), " ".repeat(align)),
+            Unit::Spaces(w) => " ".repeat(levels * w + align),
+        }
+    }
+}
+
+/// The unit of a run of indentations (of non-blank lines, in order): tabs when most indented
+/// lines start with a tab, else the most frequent step between a line and a deeper next line
+/// (the smaller one on a tie), else the greatest common divisor of the widths.
+pub(crate) fn detect_unit<'a>(indents: impl Iterator<Item = &'a str>) -> Option<Unit> {
+    let (mut tabs, mut spaces, mut gcd) = (0usize, 0usize, 0usize);
+    let mut steps = [0usize; 17];
+    let mut prev: Option<usize> = None;
+    for indent in indents {
+        if indent.starts_with('\t') {
+            tabs += 1;
+            prev = None;
+            continue;
+        }
+        if !only(indent, ' ') {
+            prev = None;
+            continue;
+        }
+        let w = indent.len();
+        if w > 0 {
+            spaces += 1;
+            gcd = gcd_of(gcd, w);
+        }
+        if let Some(p) = prev {
+            if w > p && w - p < steps.len() {
+                steps[w - p] += 1;
+            }
+        }
+        prev = Some(w);
+    }
+    if tabs == 0 && spaces == 0 {
+        return None;
+    }
+    if tabs > spaces {
+        return Some(Unit::Tab);
+    }
+    let best = (1..steps.len())
+        .filter(|&s| steps[s] > 0)
+        .max_by_key(|&s| (steps[s], std::cmp::Reverse(s)));
+    Some(Unit::Spaces(best.unwrap_or(gcd.max(1))))
+}
+
+fn gcd_of(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd_of(b, a % b)
+    }
+}
+
+/// The leading spaces and tabs of a line.
+pub(crate) fn leading_ws(s: &str) -> &str {
     let end = s.find(|c: char| c != ' ' && c != '\t').unwrap_or(s.len());
     &s[..end]
 }
@@ -27,110 +108,281 @@ fn only(s: &str, c: char) -> bool {
     s.chars().all(|x| x == c)
 }
 
-/// Detects the shift from `(patch line, file line)` pairs of a matched hunk.
-pub(crate) fn detect<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> Shift {
-    let ws: Vec<(&str, &str)> = pairs
-        .filter(|(p, f)| !p.trim().is_empty() && !f.trim().is_empty())
-        .map(|(p, f)| (leading_ws(p), leading_ws(f)))
-        .collect();
-    if ws.is_empty() || ws.iter().all(|(p, f)| p == f) {
-        return Shift::None;
-    }
-    let same = |d: Vec<Option<&str>>| -> Option<String> {
-        let first = d.first().copied().flatten()?;
-        d.iter()
-            .all(|x| *x == Some(first))
-            .then(|| first.to_string())
-    };
-    let adds = ws
-        .iter()
-        .map(|(p, f)| f.strip_suffix(p))
-        .collect::<Vec<_>>();
-    if let Some(d) = same(adds) {
-        return Shift::Add(d);
-    }
-    let removes = ws
-        .iter()
-        .map(|(p, f)| p.strip_suffix(f))
-        .collect::<Vec<_>>();
-    if let Some(d) = same(removes) {
-        return Shift::Remove(d);
-    }
-    if ws.iter().all(|(p, f)| only(p, ' ') && only(f, '\t')) {
-        for per in [4usize, 2, 8, 3] {
-            let offsets: Vec<Option<isize>> = ws
-                .iter()
-                .map(|(p, f)| {
-                    (p.len() % per == 0).then(|| f.len() as isize - (p.len() / per) as isize)
-                })
-                .collect();
-            if let Some(Some(o)) = offsets.first() {
-                if offsets.iter().all(|x| *x == Some(*o)) {
-                    return Shift::SpacesToTabs { per, offset: *o };
-                }
-            }
-        }
-    }
-    if ws.iter().all(|(p, f)| only(p, '\t') && only(f, ' ')) {
-        for per in [4usize, 2, 8, 3] {
-            let offsets: Vec<isize> = ws
-                .iter()
-                .map(|(p, f)| f.len() as isize - (per * p.len()) as isize)
-                .collect();
-            if offsets.iter().all(|x| *x == offsets[0]) {
-                return Shift::TabsToSpaces {
-                    per,
-                    offset: offsets[0],
-                };
-            }
-        }
-    }
-    Shift::None
+/// The step for patch indentations no matched line carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    /// The file has this prefix before every patch indentation (column-0 patch lines may be
+    /// clamped: shallower in the file than the prefix).
+    Prefix(String),
+    /// Every patch indentation starts with this prefix, which the file lacks.
+    Strip(String),
+    /// The file has `offset` more levels, each side counted in its own unit.
+    Levels {
+        patch: Unit,
+        file: Unit,
+        offset: isize,
+    },
 }
 
-impl Shift {
-    /// True when the shift changes anything.
-    pub(crate) fn is_some(&self) -> bool {
-        *self != Shift::None
+impl Step {
+    fn apply(&self, indent: &str) -> Option<String> {
+        match self {
+            Step::Prefix(d) => Some(format!("{d}{indent}")),
+            Step::Strip(d) => indent.strip_prefix(d.as_str()).map(str::to_string),
+            Step::Levels {
+                patch,
+                file,
+                offset,
+            } => {
+                let (levels, align) = patch.levels(indent)?;
+                let levels = usize::try_from(levels as isize + offset).ok()?;
+                Some(file.render(levels, align))
+            }
+        }
     }
 
-    /// Applies the shift to the indentation of one added line.
-    pub(crate) fn apply<'a>(&self, line: &'a str) -> Cow<'a, str> {
-        if line.trim().is_empty() {
-            return Cow::Borrowed(line);
+    /// True when the step adds indentation, so that column-0 patch lines may be clamped.
+    fn clamps(&self) -> bool {
+        match self {
+            Step::Prefix(_) => true,
+            Step::Strip(_) => false,
+            Step::Levels { offset, .. } => *offset > 0,
         }
-        let lead = leading_ws(line);
-        let body = &line[lead.len()..];
-        let new_lead: Option<String> = match self {
-            Shift::None => None,
-            Shift::Add(d) => Some(format!("{d}{lead}")),
-            Shift::Remove(d) => lead.strip_prefix(d.as_str()).map(str::to_string),
-            Shift::SpacesToTabs { per, offset } => {
-                if only(lead, ' ') {
-                    let tabs = (lead.len() / per) as isize + offset;
-                    (tabs >= 0).then(|| {
-                        format!(
-                            "{}{}",
-                            "\t".repeat(tabs as usize),
-                            " ".repeat(lead.len() % per)
-                        )
-                    })
-                } else {
-                    None
-                }
-            }
-            Shift::TabsToSpaces { per, offset } => {
-                if only(lead, '\t') {
-                    let spaces = (lead.len() * per) as isize + offset;
-                    (spaces >= 0).then(|| " ".repeat(spaces as usize))
-                } else {
-                    None
-                }
-            }
+    }
+}
+
+/// One matched old-side line: its patch and file indentation and where it sits in the body.
+#[derive(Clone, Copy, Debug)]
+struct Pair<'a> {
+    body_index: usize,
+    patch: &'a str,
+    file: &'a str,
+    file_line: usize,
+}
+
+/// The prefix step, if every pair fits one.
+fn prefix_step(pairs: &[Pair<'_>]) -> Option<Step> {
+    let shifted: Vec<&Pair<'_>> = pairs.iter().filter(|p| !p.patch.is_empty()).collect();
+    let d = match shifted.first() {
+        Some(first) => first.file.strip_suffix(first.patch)?,
+        None => pairs.iter().map(|p| p.file).max_by_key(|f| f.len())?,
+    };
+    if d.is_empty() {
+        return None;
+    }
+    let fits = |p: &Pair<'_>| {
+        p.file.strip_suffix(p.patch) == Some(d) || p.patch.is_empty() && d.starts_with(p.file)
+    };
+    pairs.iter().all(fits).then(|| Step::Prefix(d.to_string()))
+}
+
+/// The strip step, if every pair fits one.
+fn strip_step(pairs: &[Pair<'_>]) -> Option<Step> {
+    let first = pairs.first()?;
+    let d = first.patch.strip_suffix(first.file)?;
+    (!d.is_empty()
+        && pairs
+            .iter()
+            .all(|p| p.patch.strip_suffix(p.file) == Some(d)))
+    .then(|| Step::Strip(d.to_string()))
+}
+
+/// The level step, if every pair fits one.
+fn level_step(pairs: &[Pair<'_>], patch: Unit, file: Unit) -> Option<Step> {
+    let levels: Vec<((usize, usize), (usize, usize))> = pairs
+        .iter()
+        .map(|p| Some((patch.levels(p.patch)?, file.levels(p.file)?)))
+        .collect::<Option<_>>()?;
+    let offset = match levels.iter().find(|((pl, pa), _)| *pl > 0 || *pa > 0) {
+        Some(((pl, _), (fl, _))) => *fl as isize - *pl as isize,
+        None => levels.iter().map(|(_, (fl, _))| *fl as isize).max()?,
+    };
+    let fits = |&((pl, pa), (fl, fa)): &((usize, usize), (usize, usize))| {
+        pa == fa && fl as isize == pl as isize + offset
+            || pl == 0 && pa == 0 && offset > 0 && (fl as isize) < offset
+    };
+    levels.iter().all(fits).then_some(Step::Levels {
+        patch,
+        file,
+        offset,
+    })
+}
+
+/// Why a hunk's added lines cannot be indented: the added line and the matched lines.
+#[derive(Clone, Debug)]
+pub(crate) struct Inconsistent {
+    /// Index in the hunk body of the added line that has no indentation in the file.
+    pub body_index: usize,
+    /// The matched lines: (0-based file line, patch indentation, file indentation).
+    pub matched: Vec<(usize, String, String)>,
+}
+
+/// The new text of each added line (`None`: unchanged) of a hunk whose old side matched the
+/// file from `start` with indentation ignored. `file_unit` gives the file's indentation unit
+/// (asked at most once, only when the patch and the file disagree).
+pub(crate) fn indent_added_lines(
+    body: &[Line],
+    start: usize,
+    lines: &Lines<'_>,
+    file_unit: &mut dyn FnMut() -> Option<Unit>,
+) -> Result<Vec<Option<String>>, Inconsistent> {
+    let pairs: Vec<Pair<'_>> = body
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.kind != LineKind::Add)
+        .zip(start..)
+        .map(|((i, l), k)| (i, l, k, lines.get(k)))
+        .filter(|(_, l, _, f)| !l.text.trim().is_empty() && !f.trim().is_empty())
+        .map(|(i, l, k, f)| Pair {
+            body_index: i,
+            patch: leading_ws(&l.text),
+            file: leading_ws(f),
+            file_line: k,
+        })
+        .collect();
+    let mut result = vec![None; body.len()];
+    let adds = body
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.kind == LineKind::Add && !l.text.trim().is_empty());
+    if pairs.iter().all(|p| p.patch == p.file) || adds.clone().next().is_none() {
+        return Ok(result);
+    }
+    let patch_unit = detect_unit(
+        body.iter()
+            .filter(|l| !l.text.trim().is_empty())
+            .map(|l| leading_ws(&l.text)),
+    );
+    let file_unit = file_unit();
+    let by_prefix = || prefix_step(&pairs).or_else(|| strip_step(&pairs));
+    let by_levels = || match (patch_unit, file_unit) {
+        (Some(p), Some(f)) => level_step(&pairs, p, f),
+        _ => None,
+    };
+    // Both kinds of step when both fit, the likelier first: an indentation one cannot write
+    // (a tab in a space-unit patch) may still follow the other.
+    let steps: Vec<Step> =
+        if patch_unit == file_unit || patch_unit.is_none() || file_unit.is_none() {
+            [by_prefix(), by_levels()]
+        } else {
+            [by_levels(), by_prefix()]
+        }
+        .into_iter()
+        .flatten()
+        .collect();
+    let paired = paired_deletions(body);
+    // Patch indentation → the pairs carrying it (in body order), hashed once: a hunk may
+    // hold many thousands of lines.
+    let mut by_indent: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+    for (n, p) in pairs.iter().enumerate() {
+        by_indent.entry(p.patch).or_default().push(n);
+    }
+    for (i, l) in adds {
+        let indent = leading_ws(&l.text);
+        let seen: &[usize] = by_indent.get(indent).map_or(&[], Vec::as_slice);
+        let first = seen.first().map(|&n| pairs[n].file);
+        let new_indent =
+            if let Some(f) = first.filter(|f| seen.iter().all(|&n| pairs[n].file == *f)) {
+                Some(f.to_string())
+            } else if !seen.is_empty() {
+                resolve_several(&pairs, seen, paired[i], i, steps.first())
+            } else {
+                steps.iter().find_map(|s| s.apply(indent))
+            };
+        let Some(new_indent) = new_indent else {
+            return Err(Inconsistent {
+                body_index: i,
+                matched: pairs
+                    .iter()
+                    .map(|p| (p.file_line, p.patch.to_string(), p.file.to_string()))
+                    .collect(),
+            });
         };
-        match new_lead {
-            Some(l) => Cow::Owned(format!("{l}{body}")),
-            None => Cow::Borrowed(line),
+        if new_indent != indent {
+            result[i] = Some(format!("{new_indent}{}", &l.text[indent.len()..]));
+        }
+    }
+    Ok(result)
+}
+
+/// A patch indentation that maps to several file indentations (`seen`: the pairs carrying it,
+/// in body order): the replaced line of the same patch indentation decides; with a clamped
+/// step, the nearest matched lines of that patch indentation before and after the added line
+/// (body index `at`) decide when they agree.
+fn resolve_several(
+    pairs: &[Pair<'_>],
+    seen: &[usize],
+    paired: Option<usize>,
+    at: usize,
+    step: Option<&Step>,
+) -> Option<String> {
+    if let Some(d) = paired {
+        let k = seen.partition_point(|&n| pairs[n].body_index < d);
+        if let Some(&n) = seen.get(k).filter(|&&n| pairs[n].body_index == d) {
+            return Some(pairs[n].file.to_string());
+        }
+    }
+    if !step.is_some_and(Step::clamps) {
+        return None;
+    }
+    let k = seen.partition_point(|&n| pairs[n].body_index < at);
+    let before = k.checked_sub(1).map(|k| pairs[seen[k]].file);
+    let after = seen.get(k).map(|&n| pairs[n].file);
+    match (before, after) {
+        (Some(b), Some(a)) if b == a => Some(b.to_string()),
+        (Some(f), None) | (None, Some(f)) => Some(f.to_string()),
+        _ => None,
+    }
+}
+
+/// For each body line, the `-` line an added line replaces: in a run of `-` lines followed by
+/// `+` lines, the k-th `+` line replaces the k-th `-` line.
+fn paired_deletions(body: &[Line]) -> Vec<Option<usize>> {
+    let mut out = vec![None; body.len()];
+    let mut deleted: Vec<usize> = Vec::new();
+    let mut adds = 0usize;
+    for (i, l) in body.iter().enumerate() {
+        match l.kind {
+            LineKind::Context => {
+                deleted.clear();
+                adds = 0;
+            }
+            LineKind::Delete => {
+                if adds > 0 {
+                    deleted.clear();
+                    adds = 0;
+                }
+                deleted.push(i);
+            }
+            LineKind::Add => {
+                out[i] = deleted.get(adds).copied();
+                adds += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Describes an indentation for a message: "no indentation", "8 spaces", "2 tabs", or the
+/// characters in order when they mix.
+pub(crate) fn describe(indent: &str) -> String {
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    if indent.is_empty() {
+        "no indentation".to_string()
+    } else if only(indent, ' ') {
+        count(indent.len(), "space")
+    } else if only(indent, '\t') {
+        count(indent.len(), "tab")
+    } else {
+        let tabs = indent.len() - indent.trim_start_matches('\t').len();
+        if tabs > 0 && only(&indent[tabs..], ' ') {
+            format!(
+                "{} then {}",
+                count(tabs, "tab"),
+                count(indent.len() - tabs, "space")
+            )
+        } else {
+            format!("{indent:?}")
         }
     }
 }
@@ -139,23 +391,163 @@ impl Shift {
 mod tests {
     use super::*;
 
+    fn body(lines: &[&str]) -> Vec<Line> {
+        lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let kind = match l.as_bytes()[0] {
+                    b'+' => LineKind::Add,
+                    b'-' => LineKind::Delete,
+                    _ => LineKind::Context,
+                };
+                Line {
+                    kind,
+                    text: l[1..].to_string(),
+                    patch_line: i as u32 + 1,
+                }
+            })
+            .collect()
+    }
+
+    /// The added lines of `patch` indented against `file`, where the hunk's old side starts
+    /// at line `start` (0-based).
+    fn run(file: &[&str], start: usize, patch: &[&str]) -> Result<Vec<String>, usize> {
+        let b = body(patch);
+        let unit = detect_unit(file.iter().map(|l| leading_ws(l)));
+        let text = file.join("\n");
+        let out = indent_added_lines(&b, start, &Lines::split(&text), &mut || unit)
+            .map_err(|e| e.body_index)?;
+        Ok(b.iter()
+            .zip(out)
+            .filter(|(l, _)| l.kind == LineKind::Add)
+            .map(|(l, o)| o.unwrap_or_else(|| l.text.clone()))
+            .collect())
+    }
+
     #[test]
-    fn shifts() {
-        let s = detect([("  a", "      a"), ("    b", "        b")].into_iter());
-        assert_eq!(s, Shift::Add("    ".into()));
-        assert_eq!(s.apply("  c"), "      c");
-        let s = detect([("        a", "    a")].into_iter());
-        assert_eq!(s, Shift::Remove("    ".into()));
-        let s = detect([("    a", "\ta"), ("        b", "\t\tb")].into_iter());
-        assert_eq!(s, Shift::SpacesToTabs { per: 4, offset: 0 });
-        assert_eq!(s.apply("            c"), "\t\t\tc");
-        let s = detect([("\ta", "    a"), ("\t\tb", "        b")].into_iter());
-        assert_eq!(s, Shift::TabsToSpaces { per: 4, offset: 0 });
-        assert_eq!(s.apply("\t\t\tc"), "            c");
-        assert_eq!(detect([("a", "a"), ("", "  ")].into_iter()), Shift::None);
+    fn units() {
+        let u = |l: &[&str]| detect_unit(l.iter().copied());
+        assert_eq!(u(&["", "    ", "        ", "    "]), Some(Unit::Spaces(4)));
+        assert_eq!(u(&["  ", "    ", "    ", "      "]), Some(Unit::Spaces(2)));
+        assert_eq!(u(&["\t", "\t\t", "    "]), Some(Unit::Tab));
+        assert_eq!(u(&["        ", "        "]), Some(Unit::Spaces(8)));
+        assert_eq!(u(&["", ""]), None);
+    }
+
+    #[test]
+    fn a_consistent_shift() {
+        let file = ["    if x:", "        y = 1"];
         assert_eq!(
-            detect([("  a", "\ta"), ("   b", "b")].into_iter()),
-            Shift::None
+            run(
+                &file,
+                0,
+                &[
+                    " if x:",
+                    "-    y = 1",
+                    "+    y = 2",
+                    "+    if z:",
+                    "+        w"
+                ]
+            ),
+            Ok(vec![
+                "        y = 2".into(),
+                "        if z:".into(),
+                "            w".into()
+            ])
         );
+        let file = ["if x:", "    y = 1"];
+        assert_eq!(
+            run(
+                &file,
+                0,
+                &["     if x:", "-         y = 1", "+         y = 2", "+    z"]
+            ),
+            Ok(vec!["    y = 2".into(), "z".into()])
+        );
+    }
+
+    #[test]
+    fn column_0_lines_that_cannot_shift() {
+        let file = [
+            "class A:",
+            "    def f(self):",
+            "        x = 1",
+            "        y = 2",
+        ];
+        let patch = [
+            " class A:",
+            " def f(self):",
+            "     x = 1",
+            "-    y = 2",
+            "+    y = 3",
+        ];
+        assert_eq!(run(&file, 0, &patch), Ok(vec!["        y = 3".into()]));
+        // A new method after the last method, at the patch's column 0: a method.
+        let patch = [" class A:", " def f(self):", "+def g(self):"];
+        assert_eq!(run(&file, 0, &patch), Ok(vec!["    def g(self):".into()]));
+        // Between `class A:` (column 0) and `def f` (4 spaces): no way to tell.
+        let patch = [" class A:", "+x = 5", " def f(self):"];
+        assert_eq!(run(&file, 0, &patch), Err(1));
+    }
+
+    #[test]
+    fn units_that_differ() {
+        let file = [
+            "class C:",
+            "    def add(self, item):",
+            "        self.items.append(item)",
+        ];
+        let patch = [
+            "   def add(self, item):",
+            "-    self.items.append(item)",
+            "+    if item.qty > 0:",
+            "+      self.items.append(item)",
+        ];
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec![
+                "        if item.qty > 0:".into(),
+                "            self.items.append(item)".into()
+            ])
+        );
+        let file = ["func f() {", "\tif x {", "\t\ty = 1", "\t}"];
+        let patch = [
+            "-        if x {",
+            "+        if !x {",
+            "+                return",
+            "+        }",
+        ];
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec!["\tif !x {".into(), "\t\treturn".into(), "\t}".into()])
+        );
+        let file = ["a:", "    b: 1"];
+        assert_eq!(
+            run(&file, 1, &[" \tb: 1", "+\tc:", "+\t\td: 2"]),
+            Ok(vec!["    c:".into(), "        d: 2".into()])
+        );
+    }
+
+    #[test]
+    fn no_consistent_map_is_refused() {
+        let file = ["def f():", "    if a:", "        x = 1", "    y = 2"];
+        let patch = ["     if a:", "     x = 1", "+    w = 0", "     y = 2"];
+        assert_eq!(run(&file, 1, &patch), Err(2));
+        // The replaced line decides for its replacement.
+        let patch = ["     if a:", "     x = 1", "-    y = 2", "+    y = 3"];
+        assert_eq!(run(&file, 1, &patch), Ok(vec!["    y = 3".into()]));
+        // Nothing to indent: nothing refused.
+        let patch = ["     if a:", "     x = 1", "-    y = 2", "+"];
+        assert_eq!(run(&file, 1, &patch), Ok(vec!["".into()]));
+    }
+
+    #[test]
+    fn descriptions() {
+        assert_eq!(describe(""), "no indentation");
+        assert_eq!(describe("    "), "4 spaces");
+        assert_eq!(describe("\t"), "1 tab");
+        assert_eq!(describe("\t  "), "1 tab then 2 spaces");
+        assert_eq!(describe(" \t"), "\" \\t\"");
     }
 }

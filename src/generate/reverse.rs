@@ -14,9 +14,9 @@ use crate::patch::{FileOp, Hunk, LineKind, OpKind, Patch};
 /// (regenerated against the patched text, so fuzzy matches invert exactly). Operations come
 /// in reverse order.
 ///
-/// A hunk that is already applied in these sources means they are the files *after* the
-/// patch: that is an [`Status::AlreadyApplied`] error pointing to [`reverse_applied`], never
-/// a silently empty reverse.
+/// A reverse that would be empty is an error, never a silently empty patch: when a hunk is
+/// already applied in these sources (they are the files *after* the patch), an
+/// [`Status::AlreadyApplied`] error pointing to [`reverse_applied`].
 ///
 /// ```
 /// let patch = v4a::parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
@@ -29,15 +29,13 @@ where
     F: FnMut(&str) -> Option<S>,
 {
     let result = apply_patch(patch, sources, opts)?;
-    for (op, f) in patch.ops.iter().zip(&result.files) {
-        if let Some(i) = f.applied.hunks.iter().position(|h| h.already_applied) {
-            return Err(not_in_state(
-                op,
-                i,
-                "is already applied: these files look patched. Reverse the patch from the files \
-                 after it (`v4a reverse --applied`, `reverse_applied`)",
-            ));
-        }
+    if changes_nothing(&result.files) {
+        return Err(nothing_to_reverse(
+            patch,
+            &result.files,
+            "is already applied: these files look patched. Reverse the patch from the files \
+             after it (`v4a reverse --applied`, `reverse_applied`)",
+        ));
     }
     write_reverse(&result.files, |f| {
         Ok((f.applied.text.as_str(), f.applied.source.as_str()))
@@ -105,15 +103,13 @@ where
         has_file_headers: true,
     };
     let result = apply_patch(&inverse, after, opts)?;
-    for (op, f) in patch.ops.iter().zip(&result.files) {
-        if let Some(i) = f.applied.hunks.iter().position(|h| h.already_applied) {
-            return Err(not_in_state(
-                op,
-                i,
-                "is not applied in these files (its old lines are there, its new lines are \
-                 not): they look unpatched. Reverse the patch from the files before it",
-            ));
-        }
+    if changes_nothing(&result.files) {
+        return Err(nothing_to_reverse(
+            patch,
+            &result.files,
+            "is not applied in these files (its old lines are there, its new lines are not): \
+             they look unpatched. Reverse the patch from the files before it",
+        ));
     }
     // `result` maps after → before; the reverse patch turns the after text into the before
     // text and moves it back.
@@ -183,6 +179,27 @@ fn op_diagnostics(op: &FileOp, hunk: Option<usize>) -> Diagnostics {
         path: Some(op.path.clone()),
         ..Diagnostics::default()
     }
+}
+
+/// True when the reverse would be empty: no file is added or deleted and no text changes.
+fn changes_nothing(files: &[FileResult]) -> bool {
+    files
+        .iter()
+        .all(|f| f.kind == OpKind::Update && f.move_to.is_none() && !f.applied.changed())
+}
+
+/// The error for a reverse that would be empty: the first already-applied hunk says which
+/// state the files are in, else the patch changes nothing.
+fn nothing_to_reverse(patch: &Patch, files: &[FileResult], what: &str) -> Error {
+    for (op, f) in patch.ops.iter().zip(files) {
+        if let Some(i) = f.applied.hunks.iter().position(|h| h.already_applied) {
+            return not_in_state(op, i, what);
+        }
+    }
+    Error::simple(
+        Status::InvalidArgument,
+        "the patch changes nothing, so there is nothing to reverse",
+    )
 }
 
 /// The error for a hunk found in the other state than the one the caller said.

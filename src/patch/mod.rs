@@ -1,6 +1,7 @@
 //! The V4A format: the parsed model ([`Patch`], [`FileOp`], [`Hunk`], [`Line`]), the grammar
 //! ([`parse_patch`]), the leniency that unwraps what models really send, and path classes.
 
+mod hunks;
 mod parse;
 mod path;
 mod wrapper;

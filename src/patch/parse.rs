@@ -3,20 +3,22 @@
 //! Markers (`*** ...`, `@@`) are recognised only at column 0 inside hunk bodies; around file
 //! operations, surrounding whitespace is trimmed. Hunk body lines are never trimmed.
 
+use super::hunks::check_added_line;
 use super::wrapper::{unwrap_lines, PatchLine};
-use super::{Anchor, FileOp, Hunk, Line, LineKind, OpKind, Patch};
+use super::{FileOp, Hunk, Line, LineKind, OpKind, Patch};
 use crate::error::{Diagnostics, Error, Status};
 
-const BEGIN: &str = "*** Begin Patch";
-const END: &str = "*** End Patch";
+pub(super) const BEGIN: &str = "*** Begin Patch";
+pub(super) const END: &str = "*** End Patch";
 const ADD: &str = "*** Add File:";
 const DELETE: &str = "*** Delete File:";
 const UPDATE: &str = "*** Update File:";
-const MOVE: &str = "*** Move to:";
-const END_OF_FILE: &str = "*** End of File";
-const NO_NEWLINE: &str = "\\ No newline at end of file";
+pub(super) const MOVE: &str = "*** Move to:";
+pub(super) const END_OF_FILE: &str = "*** End of File";
+pub(super) const NO_NEWLINE: &str = "\\ No newline at end of file";
 
-const MARKERS_HELP: &str = "expected one of \"*** Add File: PATH\", \"*** Delete File: PATH\", \
+pub(super) const MARKERS_HELP: &str =
+    "expected one of \"*** Add File: PATH\", \"*** Delete File: PATH\", \
 \"*** Update File: PATH\", \"*** Move to: PATH\", \"*** End of File\" or \"*** End Patch\"";
 
 /// Parses patch text into its file operations.
@@ -109,7 +111,7 @@ fn parse(text: &str, strict: bool) -> Result<Patch, Error> {
     })
 }
 
-fn is_op_header(trimmed: &str) -> bool {
+pub(super) fn is_op_header(trimmed: &str) -> bool {
     trimmed.starts_with(ADD) || trimmed.starts_with(DELETE) || trimmed.starts_with(UPDATE)
 }
 
@@ -129,75 +131,16 @@ fn is_git_header(line: &str) -> bool {
         || line.starts_with("rename to ")
 }
 
-/// What a column-0 line inside a hunk body is.
-enum BodyLine<'a> {
-    Marker(&'a str),
-    At(&'a str),
-    Body(LineKind, &'a str),
-    NoNewline,
-    Invalid,
-}
-
-fn classify_body(text: &str) -> BodyLine<'_> {
-    if text.is_empty() {
-        return BodyLine::Body(LineKind::Context, "");
-    }
-    if text.starts_with("*** ") || text.trim_end() == "***" {
-        return BodyLine::Marker(text.trim());
-    }
-    if let Some(rest) = text.strip_prefix("@@") {
-        return BodyLine::At(rest);
-    }
-    match text.as_bytes()[0] {
-        b' ' => BodyLine::Body(LineKind::Context, &text[1..]),
-        b'-' => BodyLine::Body(LineKind::Delete, &text[1..]),
-        b'+' => BodyLine::Body(LineKind::Add, &text[1..]),
-        b'\\' if text.trim() == NO_NEWLINE => BodyLine::NoNewline,
-        _ => BodyLine::Invalid,
-    }
-}
-
-/// The anchor text of an `@@` line (the part after `@@`), or `None` for a bare `@@`.
-/// Unified headers (`@@ -12,7 +12,8 @@ text`) keep only the text after the second `@@`.
-fn anchor_text(rest: &str) -> Option<String> {
-    let t = rest.trim_start();
-    let unified = t.starts_with('-') && t[1..].starts_with(|c: char| c.is_ascii_digit())
-        || t.starts_with("..."); // "@@ ... @@" placeholders
-    let text = if unified {
-        match t.find("@@") {
-            Some(i) => &t[i + 2..],
-            None => "",
-        }
-    } else {
-        rest
-    };
-    let text = text.strip_prefix(' ').unwrap_or(text).trim_end();
-    (!text.trim().is_empty()).then(|| text.to_string())
-}
-
-fn invalid_line_message(text: &str) -> String {
-    let first = text.chars().next().unwrap_or(' ');
-    let shown = if first == '\t' {
-        "a tab".to_string()
-    } else {
-        format!("{first:?}")
-    };
-    format!(
-        "hunk lines must start with ' ' (context), '-' (remove) or '+' (add), but this line \
-         starts with {shown}: {text:?}. Prefix unchanged lines with one space."
-    )
-}
-
-struct Parser<'p, 'a> {
+pub(super) struct Parser<'p, 'a> {
     lines: &'p [PatchLine<'a>],
-    pos: usize,
+    pub(super) pos: usize,
     ops: Vec<FileOp>,
     /// Canonical form only: no padded markers, git headers or separating blank lines.
     strict: bool,
 }
 
 impl<'a> Parser<'_, 'a> {
-    fn peek(&self) -> Option<PatchLine<'a>> {
+    pub(super) fn peek(&self) -> Option<PatchLine<'a>> {
         self.lines.get(self.pos).copied()
     }
 
@@ -217,7 +160,7 @@ impl<'a> Parser<'_, 'a> {
     }
 
     /// In strict mode, a leniency used at line `l` is an error.
-    fn lenient(&self, l: PatchLine<'_>, what: &str) -> Result<(), Error> {
+    pub(super) fn lenient(&self, l: PatchLine<'_>, what: &str) -> Result<(), Error> {
         if self.strict {
             return Err(Error::syntax(
                 l.number,
@@ -470,191 +413,6 @@ impl<'a> Parser<'_, 'a> {
         });
         Ok(())
     }
-
-    /// Hunks up to the next file marker (or the end of input for a bare diff).
-    fn parse_hunks(&mut self, path: &str, bare: bool) -> Result<Vec<Hunk>, Error> {
-        let mut hunks: Vec<Hunk> = Vec::new();
-        let mut cur: Option<Hunk> = None;
-        // After `*** End of File` only blank lines, `@@` or a marker may follow.
-        let mut after_eof = false;
-        let in_file = if path.is_empty() {
-            "the diff".to_string()
-        } else {
-            path.to_string()
-        };
-        while let Some(l) = self.peek() {
-            let kind = classify_body(l.text);
-            match kind {
-                BodyLine::Marker(m) => {
-                    if m != l.text {
-                        self.lenient(l, "whitespace around a marker")?;
-                    }
-                    if m == END_OF_FILE {
-                        let Some(mut h) = cur.take() else {
-                            return Err(Error::syntax(
-                                l.number,
-                                format!(
-                                    "\"{END_OF_FILE}\" at line {} has no hunk before it",
-                                    l.number
-                                ),
-                            ));
-                        };
-                        h.end_of_file = true;
-                        finish_hunk(h, &mut hunks, &in_file)?;
-                        after_eof = true;
-                        self.pos += 1;
-                        continue;
-                    }
-                    if bare {
-                        return Err(Error::syntax(
-                            l.number,
-                            format!(
-                                "unexpected marker at line {}: {m:?}. A bare diff holds hunks \
-                                 only; wrap file operations in \"{BEGIN}\" … \"{END}\"",
-                                l.number
-                            ),
-                        ));
-                    }
-                    if m == END || is_op_header(m) || m == BEGIN || m.starts_with(MOVE) {
-                        break;
-                    }
-                    return Err(Error::syntax(
-                        l.number,
-                        format!("unknown marker at line {}: {m:?}; {MARKERS_HELP}", l.number),
-                    ));
-                }
-                BodyLine::At(rest) => {
-                    let canonical = rest.is_empty()
-                        || rest.starts_with(' ') && !rest.trim().is_empty()
-                        || rest.trim_start().starts_with('-');
-                    if !canonical {
-                        self.lenient(l, "an \"@@\" line must be \"@@\" or \"@@ text\"")?;
-                    }
-                    after_eof = false;
-                    let anchor = anchor_text(rest).map(|text| Anchor {
-                        text,
-                        patch_line: l.number,
-                    });
-                    match cur.as_mut() {
-                        Some(h) if h.lines.is_empty() => h.anchors.extend(anchor),
-                        _ => {
-                            if let Some(h) = cur.take() {
-                                finish_hunk(h, &mut hunks, &in_file)?;
-                            }
-                            cur = Some(Hunk {
-                                anchors: anchor.into_iter().collect(),
-                                patch_line: l.number,
-                                ..Hunk::default()
-                            });
-                        }
-                    }
-                }
-                BodyLine::Body(kind, text) => {
-                    if kind == LineKind::Add {
-                        check_added_line(text, l.number)?;
-                    }
-                    if after_eof || cur.is_none() && !hunks.is_empty() {
-                        if l.text.is_empty() {
-                            self.lenient(l, "a blank line after \"*** End of File\"")?;
-                            self.pos += 1;
-                            continue;
-                        }
-                        return Err(Error::syntax(
-                            l.number,
-                            format!(
-                                "line {} continues after \"{END_OF_FILE}\": a new hunk must start \
-                                 with an \"@@\" line",
-                                l.number
-                            ),
-                        ));
-                    }
-                    if cur.is_none() && l.text.is_empty() {
-                        // Blank lines before the first hunk separate, they are not context.
-                        self.lenient(l, "a blank line before the first hunk")?;
-                        self.pos += 1;
-                        continue;
-                    }
-                    let h = cur.get_or_insert_with(|| Hunk {
-                        patch_line: l.number,
-                        ..Hunk::default()
-                    });
-                    h.lines.push(Line {
-                        kind,
-                        text: text.to_string(),
-                        patch_line: l.number,
-                    });
-                }
-                BodyLine::NoNewline => {
-                    if l.text != NO_NEWLINE {
-                        self.lenient(l, "a padded no-newline marker")?;
-                    }
-                    let Some(last) = cur.as_mut().and_then(|h| h.lines.last().map(|x| x.kind))
-                    else {
-                        return Err(Error::syntax(
-                            l.number,
-                            format!("\"{NO_NEWLINE}\" at line {} follows no hunk line", l.number),
-                        ));
-                    };
-                    let h = cur.as_mut().expect("checked above");
-                    match last {
-                        LineKind::Add => h.new_no_newline = true,
-                        LineKind::Delete => h.old_no_newline = true,
-                        LineKind::Context => {
-                            h.old_no_newline = true;
-                            h.new_no_newline = true;
-                        }
-                    }
-                }
-                BodyLine::Invalid => {
-                    return Err(Error::syntax(
-                        l.number,
-                        format!("line {}: {}", l.number, invalid_line_message(l.text)),
-                    ));
-                }
-            }
-            self.pos += 1;
-        }
-        if let Some(h) = cur.take() {
-            finish_hunk(h, &mut hunks, &in_file)?;
-        }
-        Ok(hunks)
-    }
-}
-
-/// An added line may not hold a carriage return: the file would split it into two lines (a
-/// lone CR ends a line), or a CRLF file would get `\r\r\n` (a patch converted to CRLF twice).
-fn check_added_line(text: &str, line: u32) -> Result<(), Error> {
-    if text.contains('\r') {
-        return Err(Error::syntax(
-            line,
-            format!(
-                "line {line} adds a line that holds a carriage return (\\r), which would end a \
-                 line inside the file: remove it (the file's own line endings are kept)"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn finish_hunk(h: Hunk, hunks: &mut Vec<Hunk>, in_file: &str) -> Result<(), Error> {
-    if h.lines.is_empty() {
-        return Err(Error::new(
-            Status::PatchSyntax,
-            format!(
-                "hunk {} of {in_file} (patch line {}) is empty: after the \"@@\" line(s) give the \
-                 context, '-' and '+' lines of the change",
-                hunks.len() + 1,
-                h.patch_line
-            ),
-            Diagnostics {
-                patch_line: Some(h.patch_line),
-                hunk: Some(hunks.len()),
-                ..Diagnostics::default()
-            },
-        ));
-    }
-    hunks.push(h);
-    Ok(())
 }
 
 fn header_path(rest: &str, line: u32, marker: &str) -> Result<String, Error> {

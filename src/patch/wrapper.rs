@@ -41,10 +41,12 @@ pub(crate) fn unwrap_lines(text: &str) -> Vec<PatchLine<'_>> {
             end -= 1;
         }
         let closer = end > first && {
-            let t = lines[end - 1].text.trim();
-            t == "*** End Patch"
-                || t == "```"
-                || heredoc_delimiter(lines[first].text.trim()) == Some(t)
+            let t = lines[end - 1].text;
+            t.trim() == "*** End Patch"
+                || column0(t) == Some("```")
+                || column0(lines[first].text)
+                    .and_then(heredoc_delimiter)
+                    .is_some_and(|d| column0(t) == Some(d))
         };
         if closer {
             last = end;
@@ -56,8 +58,11 @@ pub(crate) fn unwrap_lines(text: &str) -> Vec<PatchLine<'_>> {
         if last - first < 2 {
             break;
         }
-        let open = lines[first].text.trim();
-        let close = lines[last - 1].text.trim();
+        // A wrapper is a column-0 line only: in a bare diff, " ```" or " EOF" is a context line.
+        let (Some(open), Some(close)) = (column0(lines[first].text), column0(lines[last - 1].text))
+        else {
+            break;
+        };
         if is_fence_open(open) && close == "```" {
             first += 1;
             last -= 1;
@@ -75,6 +80,13 @@ pub(crate) fn unwrap_lines(text: &str) -> Vec<PatchLine<'_>> {
     lines.truncate(last);
     lines.drain(..first);
     lines
+}
+
+/// The line without trailing whitespace when it starts at column 0 (no leading space or tab),
+/// which is where a wrapper line must start.
+fn column0(line: &str) -> Option<&str> {
+    let t = line.trim_end();
+    (!t.is_empty() && t.len() == t.trim_start().len()).then_some(t)
 }
 
 /// A Markdown fence opener: three backticks and an optional info word (`diff`, `patch`, ...).
@@ -130,5 +142,17 @@ mod tests {
         assert_eq!(texts("\n\n x \n\n"), vec![(3, " x ")]);
         assert_eq!(texts("@@\n+x\n \n\n"), vec![(1, "@@"), (2, "+x"), (3, " ")]);
         assert_eq!(texts("*** End Patch\n \n"), vec![(1, "*** End Patch")]);
+    }
+
+    #[test]
+    fn wrappers_start_at_column_0() {
+        assert_eq!(
+            texts(" ```\n+x\n ```\n"),
+            vec![(1, " ```"), (2, "+x"), (3, " ```")]
+        );
+        assert_eq!(texts(" cat <<EOF\n+x\n EOF\n").len(), 3);
+        assert_eq!(texts("```\n+x\n ```\n").len(), 3);
+        assert_eq!(texts("```diff  \n+x\n```\t\n"), vec![(2, "+x")]);
+        assert_eq!(texts("\t<<EOF\n+x\nEOF\n").len(), 3);
     }
 }

@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "v4a.h"
-#include "vector_files.h"
+#include "support/buffer.h"
 
 static size_t scale = 1;
 

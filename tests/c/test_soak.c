@@ -12,7 +12,7 @@
  *
  * Every handle is checked in full, not only for not crashing: main computes, single-threaded
  * and before any thread starts, one reference per vector and job kind, checks it against the
- * vector (after/ byte for byte, the `error` and `expect` checks, a generated patch applying
+ * vector (after/ byte for byte, its `outcome` file, a generated patch applying
  * back, a reverse patch restoring before/), and keeps a dump of every view. A handle read by a
  * thread must give exactly that dump, and its texts must be the files of after/.
  *
@@ -31,8 +31,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
+#include "support/buffer.h"
+#include "support/files.h"
+#include "support/vectors.h"
 #include "v4a.h"
-#include "vector_files.h"
 
 #define SOAK_MAX_VECTOR_BYTES 16384
 #define POOL_SIZE 512
@@ -243,7 +246,7 @@ static const char *const ITEM_NAMES[] = {"result", "result set", "patch", "text"
 
 typedef struct {
     char *name;
-    vector_case c; /* the case folder, read by vector_files.h */
+    vector_case c; /* the case folder, read by support/vectors.c */
     int mode_known;
     uint32_t mode_value;
     v4a_options options[VARIANTS]; /* the vector's options, then two variants */
@@ -308,7 +311,7 @@ static void load_fail(const vec_t *v, const char *what, const char *detail) {
             detail ? detail : "");
 }
 
-/* The report of the vector's checks (vector_files.h): a problem when it is not empty. */
+/* The report of the vector's checks (support/vectors.c): a problem when it is not empty. */
 static void load_report(const vec_t *v, const char *what, buf *report) {
     if (report->len) {
         load_failures++;

@@ -2,8 +2,9 @@
  * Runs every shared test vector of tests/vectors/ through the C API, reading the files from
  * disk, with the semantics of the Rust runner (tests/vectors.rs; the format is described in
  * tests/vectors/README.md): `mode` cases through v4a_apply_mode_name, the others through
- * v4a_patch_parse + v4a_patch_apply, `options`, `expect` and `error` checks, and the whole
- * after-state compared byte for byte.
+ * v4a_patch_parse + v4a_patch_apply, with the case's `options`; the outcome rendered in the
+ * canonical form and compared byte for byte with the `outcome` file, and the whole
+ * after-state with `after/` (support/vectors.c).
  *
  * Usage: test_vectors VECTORS_DIR [NAME_SUBSTRING]
  */
@@ -14,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/vectors.h"
 #include "v4a.h"
-#include "vector_files.h"
 
 /* The smallest number of vectors the suite may hold (as the Rust runner). */
 #define MIN_VECTORS 150

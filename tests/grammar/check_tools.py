@@ -20,7 +20,7 @@
      rejected; a valid one-file patch without its envelope is a valid per-file section, and
      an Update without envelope and header a valid bare diff;
    - test vectors (--vectors DIR, default tests/vectors; one folder per case holding a `patch`
-     file and `after/` or an `error` file whose first line is a status name): with
+     file and an `outcome` file whose first line is `status: NAME`): with
      --accepted FILE / --rejected FILE (case names, one a line: patches v4a's strict parser
      accepts / rejects with PATCH_SYNTAX or TRUNCATED_PATCH), the grammar must accept every
      accepted case and reject every rejected one. Without the lists, every case whose error
@@ -55,7 +55,8 @@ STATUS_NAMES = [
     "OK", "INVALID_ARGUMENT", "NULL_ARGUMENT", "INVALID_UTF8", "PATCH_SYNTAX",
     "TRUNCATED_PATCH", "UNSUPPORTED_MODE", "CONTEXT_NOT_FOUND", "ANCHOR_NOT_FOUND",
     "AMBIGUOUS", "OVERLAPPING_HUNKS", "ALREADY_APPLIED", "FUZZ_LIMIT", "SEARCH_BUDGET",
-    "MISSING_SOURCE", "DUPLICATE_PATH", "INTERNAL",
+    "MISSING_SOURCE", "DUPLICATE_PATH", "INTERNAL", "FILE_EXISTS", "CONFLICT",
+    "CHANGED_ON_DISK", "UNSAFE_PATH", "LOCKED", "INCONSISTENT_INDENTATION",
 ]
 SYNTAX_STATUSES = {"PATCH_SYNTAX", "TRUNCATED_PATCH"}
 # Statuses the model can cause and must be told how to handle.
@@ -684,12 +685,15 @@ def find_case(cases, name):
 
 
 def error_status(case_dir):
-    path = os.path.join(case_dir, "error")
+    """The status of a failing vector (the first line of its `outcome` file, `status: NAME`),
+    None for a success or a folder without an outcome."""
+    path = os.path.join(case_dir, "outcome")
     if not os.path.isfile(path):
         return None
     text = read_text(path) or ""
     first = text.splitlines()[0].strip() if text.strip() else ""
-    return first
+    status = first[len("status:"):].strip() if first.startswith("status:") else first
+    return None if status == "OK" else status
 
 
 def vector_view(grammars, case, text):
@@ -752,7 +756,7 @@ def check_vectors(report, grammars, vectors_dir, accepted_file, rejected_file):
     for rel, case in sorted(cases.items()):
         status = error_status(case)
         if status is not None and status not in STATUS_NAMES:
-            report.check(False, f"vector {rel}: error file names a status",
+            report.check(False, f"vector {rel}: outcome file names a status",
                          f"first line is {status!r}")
             continue
         view = vector_view(grammars, case, read_text(os.path.join(case, "patch")))

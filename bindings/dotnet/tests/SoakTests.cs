@@ -110,8 +110,11 @@ namespace V4A.Tests
         {
             var v = new Vector { Name = Path.GetFileName(dir), PatchBytes = File.ReadAllBytes(Path.Combine(dir, "patch")) };
             v.Before = ReadTree(Path.Combine(dir, "before"));
-            List<string> error = Lines(Path.Combine(dir, "error"));
-            if (error.Count > 0) v.ErrorStatus = error[0];
+            // The status is the first line of the outcome file, "status: NAME".
+            List<string> outcome = Lines(Path.Combine(dir, "outcome"));
+            string status = outcome.Count > 0 && outcome[0].StartsWith("status: ", StringComparison.Ordinal) ? outcome[0].Substring(8) : null;
+            if (status == null) throw new InvalidOperationException(v.Name + ": no `outcome` file starting with a status");
+            if (status != "OK") v.ErrorStatus = status;
             else v.After = ReadTree(Path.Combine(dir, "after"));
             List<string> mode = Lines(Path.Combine(dir, "mode"));
             if (mode.Count > 0)

@@ -11,19 +11,17 @@ namespace V4A.Tests
     /// Runs every shared test vector of tests/vectors/ through the C# API, with the semantics of
     /// the Rust runner (tests/vectors.rs; format in tests/vectors/README.md): `mode` cases through
     /// the single-file byte[] API with the mode given by name, the others through Patch.Parse and
-    /// Patch.Apply over the files of before/; `options`, `expect` and `error` checks; the whole
-    /// after-state compared byte for byte; and every file result's unified diff (rendered from
-    /// the copied parts) compared with the library's rendering of the live native result.
+    /// Patch.Apply over the files of before/, with the case's `options`. The outcome is rendered
+    /// in the canonical form and compared byte for byte with the `outcome` file, the whole
+    /// after-state with `after/`; and every file result's unified diff (rendered from the copied
+    /// parts) is compared with the library's rendering of the live native result.
     /// </summary>
     public class VectorTests
     {
         /// <summary>The smallest number of vectors the suite may hold (as the Rust runner).</summary>
         private const int MinVectors = 150;
 
-        private static readonly string[] KnownEntries = { "patch", "before", "after", "error", "mode", "options", "expect" };
-        private static readonly string[] FlagNames = { "reindented", "already_applied", "end_of_file", "out_of_order" };
-        private static readonly string[] LevelNames = { "exact", "trim_end", "trim", "collapse", "fold" };
-        private static readonly string[] ErrorChecks = { "contains", "line", "hunk", "path", "candidates", "offset", "suggestion", "corrected" };
+        private static readonly string[] KnownEntries = { "patch", "before", "after", "mode", "options", "outcome" };
 
         private static string[] CaseNames()
         {
@@ -57,29 +55,14 @@ namespace V4A.Tests
 
         // -------------------------------------------------------------------------------------
 
-        private sealed class ErrorSpec
-        {
-            public string Status;
-            public List<KeyValuePair<string, string>> Checks = new List<KeyValuePair<string, string>>();
-        }
-
-        /// <summary>One line of an `expect` file; Path null for the default file.</summary>
-        private sealed class Expectation
-        {
-            public string Line;
-            public string Path;
-            public string What;   // "fuzz", "hunks", "level", "flags", "old", "new"
-            public int Index;     // 1-based hunk number for the hunk checks
-            public string Value;
-        }
-
-        /// <summary>What an apply produced: the files after it, and each updated file's result with its names.</summary>
+        /// <summary>What an apply produced: the files after it, and each file result.</summary>
         private sealed class Produced
         {
             public SortedDictionary<string, byte[]> Files = new SortedDictionary<string, byte[]>(StringComparer.Ordinal);
-            public List<KeyValuePair<string[], ApplyResult>> Applied = new List<KeyValuePair<string[], ApplyResult>>();
             /// <summary>Every file result (added, deleted and moved files too), in patch order.</summary>
             public List<ApplyResult> All = new List<ApplyResult>();
+            /// <summary>The operations of <see cref="All"/> (none in a mode case).</summary>
+            public List<FileResult> Ops = new List<FileResult>();
         }
 
         /// <summary>The contexts of the unified diff cross-check.</summary>
@@ -90,11 +73,11 @@ namespace V4A.Tests
             public string Name;
             public byte[] Patch;
             public SortedDictionary<string, byte[]> Before;
-            public SortedDictionary<string, byte[]> After;   // null when an error is expected
-            public ErrorSpec Error;
+            public SortedDictionary<string, byte[]> After;
+            public bool HasAfter;
+            public string Outcome;
             public string Mode;
             public ApplyOptions Options;
-            public List<Expectation> Expect = new List<Expectation>();
 
             /// <summary>Every file under root, keyed by its relative path with '/' separators.</summary>
             private static SortedDictionary<string, byte[]> ReadTree(string root)
@@ -115,29 +98,6 @@ namespace V4A.Tests
                 return new UTF8Encoding(false, true).GetString(File.ReadAllBytes(path));
             }
 
-            /// <summary>Non-empty lines of a small text file, without their terminators.</summary>
-            private static List<string> LinesOf(string text)
-            {
-                return text.Split('\n')
-                    .Select(l => l.EndsWith("\r", StringComparison.Ordinal) ? l.Substring(0, l.Length - 1) : l)
-                    .Where(l => l.Trim().Length > 0)
-                    .ToList();
-            }
-
-            private static int ParseInt(string s, string what)
-            {
-                int n;
-                if (!int.TryParse(s.Trim(), out n) || n < 0) throw new FormatException(what + ": expected a number, found \"" + s + "\"");
-                return n;
-            }
-
-            private static MatchLevel ParseLevel(string s)
-            {
-                int i = Array.IndexOf(LevelNames, s);
-                if (i < 0) throw new FormatException("unknown level \"" + s + "\"");
-                return (MatchLevel)i;
-            }
-
             private static bool ParseBool(string k, string v)
             {
                 if (v == "true") return true;
@@ -145,138 +105,63 @@ namespace V4A.Tests
                 throw new FormatException("option " + k + ": expected true or false, found \"" + v + "\"");
             }
 
+            /// <summary>The `options` file (the input of a case): key=value lines.</summary>
+            private static ApplyOptions ReadOptions(string text)
+            {
+                var o = new ApplyOptions();
+                foreach (string line in (text ?? "").Split('\n'))
+                {
+                    if (line.Trim().Length == 0) continue;
+                    int eq = line.IndexOf('=');
+                    if (eq < 0) throw new FormatException("bad vector: bad option line \"" + line + "\"");
+                    string k = line.Substring(0, eq).Trim(), v = line.Substring(eq + 1).Trim();
+                    int n;
+                    switch (k)
+                    {
+                        case "max_level":
+                            int level = Array.IndexOf(new[] { "exact", "trim_end", "trim", "collapse", "fold" }, v);
+                            if (level < 0) throw new FormatException("unknown level \"" + v + "\"");
+                            o.MaxLevel = (MatchLevel)level;
+                            break;
+                        case "max_fuzz":
+                            if (!int.TryParse(v, out n) || n < 0) throw new FormatException("max_fuzz: expected a number, found \"" + v + "\"");
+                            o.MaxFuzz = n;
+                            break;
+                        case "first_match": o.FirstMatch = ParseBool(k, v); break;
+                        case "already_applied_error": o.AlreadyAppliedIsError = ParseBool(k, v); break;
+                        case "ensure_final_newline": o.EnsureFinalNewline = ParseBool(k, v); break;
+                        case "add_file_line_ending":
+                            if (v == "lf") o.AddFileLineEnding = LineEnding.Lf;
+                            else if (v == "crlf") o.AddFileLineEnding = LineEnding.CrLf;
+                            else throw new FormatException("add_file_line_ending: expected lf or crlf, found \"" + v + "\"");
+                            break;
+                        default: throw new FormatException("bad vector: unknown option \"" + k + "\"");
+                    }
+                }
+                return o;
+            }
+
             public static Case Load(string dir)
             {
                 var c = new Case { Name = Path.GetFileName(dir) };
                 foreach (string entry in Directory.GetFileSystemEntries(dir).Select(Path.GetFileName))
                 {
-                    if (!KnownEntries.Contains(entry)) throw new FormatException("bad vector: unknown entry \"" + entry + "\"");
+                    if (!KnownEntries.Contains(entry))
+                        throw new FormatException("bad vector: unknown entry \"" + entry + "\" (old `error`/`expect` checks are converted with V4A_BLESS=1 cargo test -p v4a --test vectors)");
                 }
                 string patchPath = Path.Combine(dir, "patch");
                 if (!File.Exists(patchPath)) throw new FormatException("bad vector: missing `patch` file");
                 c.Patch = File.ReadAllBytes(patchPath);
+                c.Outcome = ReadText(Path.Combine(dir, "outcome"));
+                if (c.Outcome == null) throw new FormatException("bad vector: no `outcome` file (bless it: V4A_BLESS=1 cargo test -p v4a --test vectors)");
                 c.Before = ReadTree(Path.Combine(dir, "before"));
-
-                string error = ReadText(Path.Combine(dir, "error"));
-                if (error != null)
-                {
-                    List<string> lines = LinesOf(error);
-                    if (lines.Count == 0) throw new FormatException("bad vector: `error` is empty");
-                    c.Error = new ErrorSpec { Status = lines[0].Trim() };
-                    if (c.Error.Status == "OK" || !Enum.GetValues(typeof(V4AStatus)).Cast<V4AStatus>().Any(s => global::V4A.Patch.StatusName(s) == c.Error.Status))
-                        throw new FormatException("bad vector: `error` names an unknown status \"" + c.Error.Status + "\"");
-                    foreach (string l in lines.Skip(1))
-                    {
-                        int at = l.IndexOf(": ", StringComparison.Ordinal);
-                        if (at < 0) throw new FormatException("bad vector: bad error check \"" + l + "\"");
-                        string k = l.Substring(0, at);
-                        if (!ErrorChecks.Contains(k)) throw new FormatException("bad vector: unknown error check \"" + k + "\"");
-                        c.Error.Checks.Add(new KeyValuePair<string, string>(k, l.Substring(at + 2)));
-                    }
-                }
                 string afterDir = Path.Combine(dir, "after");
-                if (c.Error != null && Directory.Exists(afterDir)) throw new FormatException("bad vector: both `after/` and `error`");
-                c.After = c.Error != null ? null : ReadTree(afterDir);
-
+                c.HasAfter = Directory.Exists(afterDir);
+                c.After = ReadTree(afterDir);
                 string mode = ReadText(Path.Combine(dir, "mode"));
-                if (mode != null)
-                {
-                    c.Mode = mode.Trim();
-                    if (c.Before.Count > 1) throw new FormatException("bad vector: a `mode` case holds at most one file in before/");
-                    if (c.After != null && c.After.Count > 1) throw new FormatException("bad vector: a `mode` case holds at most one file in after/");
-                }
-
-                c.Options = new ApplyOptions();
-                string options = ReadText(Path.Combine(dir, "options"));
-                if (options != null)
-                {
-                    foreach (string l in LinesOf(options))
-                    {
-                        int eq = l.IndexOf('=');
-                        if (eq < 0) throw new FormatException("bad vector: bad option line \"" + l + "\"");
-                        string k = l.Substring(0, eq).Trim(), v = l.Substring(eq + 1).Trim();
-                        switch (k)
-                        {
-                            case "max_level": c.Options.MaxLevel = ParseLevel(v); break;
-                            case "max_fuzz": c.Options.MaxFuzz = ParseInt(v, "max_fuzz"); break;
-                            case "first_match": c.Options.FirstMatch = ParseBool(k, v); break;
-                            case "already_applied_error": c.Options.AlreadyAppliedIsError = ParseBool(k, v); break;
-                            case "ensure_final_newline": c.Options.EnsureFinalNewline = ParseBool(k, v); break;
-                            case "add_file_line_ending":
-                                if (v == "lf") c.Options.AddFileLineEnding = LineEnding.Lf;
-                                else if (v == "crlf") c.Options.AddFileLineEnding = LineEnding.CrLf;
-                                else throw new FormatException("add_file_line_ending: expected lf or crlf, found \"" + v + "\"");
-                                break;
-                            default: throw new FormatException("bad vector: unknown option \"" + k + "\"");
-                        }
-                    }
-                }
-
-                string expect = ReadText(Path.Combine(dir, "expect"));
-                if (expect != null)
-                {
-                    if (c.Error != null) throw new FormatException("bad vector: `expect` is for success cases only");
-                    foreach (string l in LinesOf(expect)) c.Expect.Add(ParseExpect(l));
-                }
+                if (mode != null) c.Mode = mode.Trim();
+                c.Options = ReadOptions(ReadText(Path.Combine(dir, "options")));
                 return c;
-            }
-
-            private static Expectation ParseExpect(string line)
-            {
-                int colon = line.IndexOf(':');
-                if (colon < 0) throw new FormatException("expect line without ':': \"" + line + "\"");
-                string rhs = line.Substring(colon + 1).Trim();
-                string[] words = line.Substring(0, colon).Split(new[] { ' ', '\t' }, StringSplitOptions.RemoveEmptyEntries);
-                var e = new Expectation { Line = line, Value = rhs };
-                int w = 0;
-                if (words.Length == 2 && words[0] == "fuzz")
-                {
-                    e.Path = words[1];
-                    e.What = "fuzz";
-                    ParseInt(rhs, line);
-                    return e;
-                }
-                if (words.Length == 0) throw new FormatException("empty expect key: \"" + line + "\"");
-                if (words[0] != "fuzz" && words[0] != "hunks" && words[0] != "hunk")
-                {
-                    e.Path = words[0];
-                    w = 1;
-                }
-                string[] rest = words.Skip(w).ToArray();
-                if (rest.Length == 1 && rest[0] == "fuzz" && e.Path == null) { e.What = "fuzz"; ParseInt(rhs, line); return e; }
-                if (rest.Length == 1 && rest[0] == "hunks") { e.What = "hunks"; ParseInt(rhs, line); return e; }
-                if (rest.Length == 3 && rest[0] == "hunk")
-                {
-                    e.Index = ParseInt(rest[1], line);
-                    if (e.Index == 0) throw new FormatException("hunk numbers are 1-based: \"" + line + "\"");
-                    e.What = rest[2];
-                    switch (e.What)
-                    {
-                        case "level":
-                            ParseLevel(rhs);
-                            break;
-                        case "flags":
-                            if (rhs != "none")
-                                foreach (string f in rhs.Split(',').Select(s => s.Trim()))
-                                    if (!FlagNames.Contains(f)) throw new FormatException("unknown flag \"" + f + "\" in \"" + line + "\"");
-                            break;
-                        case "old":
-                        case "new":
-                            ParseRange(rhs);
-                            break;
-                        default:
-                            throw new FormatException("unknown hunk check \"" + e.What + "\" in \"" + line + "\"");
-                    }
-                    return e;
-                }
-                throw new FormatException("unknown expect line \"" + line + "\"");
-            }
-
-            private static int[] ParseRange(string s)
-            {
-                string[] parts = s.Split(',');
-                if (parts.Length != 2) throw new FormatException("expected START,LEN, found \"" + s + "\"");
-                return new[] { ParseInt(parts[0], "range start"), ParseInt(parts[1], "range length") };
             }
 
             // ---------------------------------------------------------------------------------
@@ -294,7 +179,6 @@ namespace V4A.Tests
                 produced = new Produced();
                 byte[] text = result.GetTextBytes();
                 if (text.Length > 0) produced.Files["<text>"] = text;
-                produced.Applied.Add(new KeyValuePair<string[], ApplyResult>(new string[0], result));
                 produced.All.Add(result);
                 return true;
             }
@@ -333,9 +217,8 @@ namespace V4A.Tests
                     foreach (FileResult f in result.Files)
                     {
                         produced.All.Add(f.Result);
+                        produced.Ops.Add(f);
                         if (f.Kind != OperationKind.Update) continue;
-                        var keys = f.MoveTo != null ? new[] { f.Path, f.MoveTo } : new[] { f.Path };
-                        produced.Applied.Add(new KeyValuePair<string[], ApplyResult>(keys, f.Result));
                         // The result's Source is the file as given, byte for byte.
                         if (!TestSupport.BytesEqual(Encoding.UTF8.GetBytes(f.Result.Source), Before[f.Path]))
                             throw new InvalidOperationException("Result.Source of " + f.Path + " differs from before/" + f.Path);
@@ -350,52 +233,146 @@ namespace V4A.Tests
                 V4AError error;
                 bool ok = Mode != null ? RunSingle(out produced, out error) : RunMulti(out produced, out error);
                 var report = new StringBuilder();
-                if (Error != null && !ok)
+                string got = ok ? Render(produced) : RenderError(error);
+                if (got != Outcome) report.Append(LineDiff(Outcome, got));
+                if (!ok)
                 {
-                    foreach (string p in CheckError(error)) report.Append("  ").Append(p).Append('\n');
-                    if (report.Length > 0) report.Append(Describe(error));
+                    if (HasAfter) report.Append("  after/ exists, but the patch failed\n");
+                    return report.ToString();
                 }
-                else if (Error != null)
+                if (Mode != null)
                 {
-                    report.Append("  expected error " + Error.Status + ", but the patch applied\n");
-                    foreach (var kv in produced.Files)
-                        report.Append("    produced " + kv.Key + ": " + TestSupport.Show(kv.Value) + "\n");
-                }
-                else if (!ok)
-                {
-                    report.Append("  expected success, got an error\n").Append(Describe(error));
+                    byte[] want = After.Count > 0 ? After.Values.First() : new byte[0];
+                    byte[] text = produced.Files.Count > 0 ? produced.Files.Values.First() : new byte[0];
+                    if (!TestSupport.BytesEqual(want, text))
+                        report.Append("  text differs from after/\n").Append(TestSupport.ShowDiff(want, text));
                 }
                 else
                 {
-                    if (Mode != null)
+                    foreach (string path in After.Keys.Union(produced.Files.Keys).OrderBy(p => p, StringComparer.Ordinal))
                     {
-                        byte[] want = After.Count > 0 ? After.Values.First() : new byte[0];
-                        byte[] got = produced.Files.Count > 0 ? produced.Files.Values.First() : new byte[0];
-                        if (!TestSupport.BytesEqual(want, got))
-                            report.Append("  text differs\n").Append(TestSupport.ShowDiff(want, got));
+                        byte[] w, g;
+                        bool hasW = After.TryGetValue(path, out w), hasG = produced.Files.TryGetValue(path, out g);
+                        if (hasW && hasG && !TestSupport.BytesEqual(w, g))
+                            report.Append("  " + path + " differs from after/\n").Append(TestSupport.ShowDiff(w, g));
+                        else if (hasW && !hasG)
+                            report.Append("  " + path + ": expected in after/, missing from the result\n");
+                        else if (!hasW && hasG)
+                            report.Append("  " + path + ": present in the result, not in after/: " + TestSupport.Show(g) + "\n");
                     }
-                    else
-                    {
-                        foreach (string path in After.Keys.Union(produced.Files.Keys).OrderBy(p => p, StringComparer.Ordinal))
-                        {
-                            byte[] w, g;
-                            bool hasW = After.TryGetValue(path, out w), hasG = produced.Files.TryGetValue(path, out g);
-                            if (hasW && hasG && !TestSupport.BytesEqual(w, g))
-                                report.Append("  " + path + " differs\n").Append(TestSupport.ShowDiff(w, g));
-                            else if (hasW && !hasG)
-                                report.Append("  " + path + ": expected in after/, missing from the result\n");
-                            else if (!hasW && hasG)
-                                report.Append("  " + path + ": present in the result, not expected: " + TestSupport.Show(g) + "\n");
-                        }
-                    }
-                    foreach (Expectation e in Expect)
-                    {
-                        string problem = Check(e, produced);
-                        if (problem != null) report.Append("  ").Append(problem).Append('\n');
-                    }
-                    foreach (string problem in CrossCheckUnified(produced)) report.Append("  ").Append(problem).Append('\n');
                 }
+                foreach (string problem in CrossCheckUnified(produced)) report.Append("  ").Append(problem).Append('\n');
                 return report.ToString();
+            }
+
+            // ---------------------------------------------------------------------------------
+            // The canonical outcome (tests/vectors/README.md, "The outcome file")
+            // ---------------------------------------------------------------------------------
+
+            /// <summary>A string escaped for one line of an outcome file.</summary>
+            private static string Esc(string s)
+            {
+                var b = new StringBuilder();
+                foreach (char c in s)
+                {
+                    if (c == '\\') b.Append("\\\\");
+                    else if (c == '\n') b.Append("\\n");
+                    else if (c == '\r') b.Append("\\r");
+                    else if (c == '\t') b.Append("\\t");
+                    else if (c < 0x20 || c == 0x7f) b.Append("\\x").Append(((int)c).ToString("x2"));
+                    else b.Append(c);
+                }
+                return b.ToString();
+            }
+
+            /// <summary>key: and one "| " line per '\n'-separated piece ("|" for an empty one).</summary>
+            private static void Block(StringBuilder b, string key, string text)
+            {
+                b.Append(key).Append(":\n");
+                foreach (string piece in text.Split('\n'))
+                    b.Append(piece.Length == 0 ? "|\n" : "| " + Esc(piece) + "\n");
+            }
+
+            private static string RenderError(V4AError e)
+            {
+                var b = new StringBuilder();
+                b.Append("status: ").Append(e.StatusName).Append('\n');
+                Block(b, "message", e.Message);
+                if (!string.IsNullOrEmpty(e.Path)) b.Append("path: ").Append(Esc(e.Path)).Append('\n');
+                if (e.Line.HasValue) b.Append("patch_line: ").Append(e.Line.Value).Append('\n');
+                if (e.Hunk.HasValue) b.Append("hunk: ").Append(e.Hunk.Value).Append('\n');
+                if (e.ByteOffset.HasValue) b.Append("byte_offset: ").Append(e.ByteOffset.Value).Append('\n');
+                if (!string.IsNullOrEmpty(e.Input)) b.Append("input: ").Append(Esc(e.Input)).Append('\n');
+                if (e.Candidates != null && e.Candidates.Count > 0) b.Append("candidates: ").Append(string.Join(",", e.Candidates)).Append('\n');
+                if (!string.IsNullOrEmpty(e.Suggestion)) Block(b, "suggestion", e.Suggestion);
+                if (e.ClosestStart.HasValue)
+                {
+                    // Thousandths, rounded the same way by every runner.
+                    ulong milli = (ulong)Math.Floor(e.ClosestSimilarity * 1000.0 + 0.5);
+                    b.Append("closest: ").Append(e.ClosestStart.Value).Append('-').Append(e.ClosestEnd ?? 0)
+                        .Append(" similarity=").Append(milli / 1000).Append('.').Append((milli % 1000).ToString("000")).Append('\n');
+                }
+                if (!string.IsNullOrEmpty(e.CorrectedHunk)) Block(b, "corrected_hunk", e.CorrectedHunk);
+                return b.ToString();
+            }
+
+            private static string NoneOr(List<string> list)
+            {
+                return list.Count == 0 ? "none" : string.Join(",", list);
+            }
+
+            private static void RenderHunks(StringBuilder b, string indent, ApplyResult r)
+            {
+                b.Append(indent).Append("fuzz: ").Append(r.Fuzz).Append('\n');
+                for (int i = 0; i < r.Hunks.Count; i++)
+                {
+                    HunkReport h = r.Hunks[i];
+                    var flags = new List<string>();
+                    if (h.Reindented) flags.Add("reindented");
+                    if (h.AlreadyApplied) flags.Add("already_applied");
+                    if (h.EndOfFile) flags.Add("end_of_file");
+                    if (h.OutOfOrder) flags.Add("out_of_order");
+                    var levels = h.LineLevels.Select(l => global::V4A.Patch.LevelName(l)).ToList();
+                    b.Append(indent).Append("hunk ").Append(i + 1).Append(": old=").Append(h.OldStart).Append(',').Append(h.OldLength)
+                        .Append(" new=").Append(h.NewStart).Append(',').Append(h.NewLength)
+                        .Append(" level=").Append(global::V4A.Patch.LevelName(h.Level)).Append(" fuzz=").Append(h.Fuzz)
+                        .Append(" candidates=").Append(h.Candidates).Append(" patch_line=").Append(h.PatchLine)
+                        .Append(" flags=").Append(NoneOr(flags)).Append(" line_levels=").Append(NoneOr(levels)).Append('\n');
+                }
+            }
+
+            private string Render(Produced p)
+            {
+                var b = new StringBuilder("status: OK\n");
+                if (Mode != null)
+                {
+                    b.Append("text: ").Append(p.All[0].GetTextBytes().Length).Append(" bytes\n");
+                    RenderHunks(b, "", p.All[0]);
+                    return b.ToString();
+                }
+                for (int i = 0; i < p.Ops.Count; i++)
+                {
+                    FileResult f = p.Ops[i];
+                    b.Append("op ").Append(i + 1).Append(": ").Append(f.Kind.ToString().ToLowerInvariant()).Append(' ').Append(Esc(f.Path));
+                    if (f.MoveTo != null) b.Append(" -> ").Append(Esc(f.MoveTo));
+                    b.Append('\n');
+                    RenderHunks(b, "  ", f.Result);
+                }
+                foreach (var kv in p.Files) b.Append("file ").Append(Esc(kv.Key)).Append(": ").Append(kv.Value.Length).Append(" bytes\n");
+                return b.ToString();
+            }
+
+            /// <summary>The lines between the common first and last lines of two outcomes.</summary>
+            private static string LineDiff(string want, string got)
+            {
+                string[] w = want.Split('\n'), g = got.Split('\n');
+                int pre = 0, suf = 0;
+                while (pre < w.Length && pre < g.Length && w[pre] == g[pre]) pre++;
+                while (suf < w.Length - pre && suf < g.Length - pre && w[w.Length - 1 - suf] == g[g.Length - 1 - suf]) suf++;
+                var b = new StringBuilder("  outcome differs at line " + (pre + 1) + " (- the outcome file, + this run):\n");
+                for (int i = pre; i < w.Length - suf; i++) b.Append("    -").Append(w[i]).Append('\n');
+                for (int i = pre; i < g.Length - suf; i++) b.Append("    +").Append(g[i]).Append('\n');
+                return b.ToString();
             }
 
             /// <summary>
@@ -503,97 +480,6 @@ namespace V4A.Tests
                     out_[k] = global::V4A.Patch.TakeText(status, t);
                 }
                 return out_;
-            }
-
-            private static string Describe(V4AError e)
-            {
-                return "    status: " + e.StatusName + "\n    message: " + e.Message
-                    + "\n    line: " + e.Line + ", hunk: " + e.Hunk + ", path: " + e.Path
-                    + ", candidates: [" + string.Join(",", e.Candidates) + "], offset: " + e.ByteOffset
-                    + "\n    suggestion: " + e.Suggestion + "\n    corrected: " + e.CorrectedHunk + "\n";
-            }
-
-            private List<string> CheckError(V4AError e)
-            {
-                var problems = new List<string>();
-                if (e.StatusName != Error.Status) problems.Add("status: expected " + Error.Status + ", got " + e.StatusName);
-                foreach (var check in Error.Checks)
-                {
-                    string v = check.Value;
-                    bool ok;
-                    switch (check.Key)
-                    {
-                        case "contains": ok = e.Message.Contains(v); break;
-                        case "line": ok = e.Line.HasValue && e.Line.Value.ToString() == v.Trim(); break;
-                        case "hunk": ok = e.Hunk.HasValue && e.Hunk.Value.ToString() == v.Trim(); break;
-                        case "path": ok = e.Path == v; break;
-                        case "candidates":
-                            {
-                                var want = v.Split(',').Select(x => x.Trim()).Where(x => x.Length > 0).Select(x => int.Parse(x)).ToArray();
-                                ok = want.SequenceEqual(e.Candidates);
-                                break;
-                            }
-                        case "offset": ok = e.ByteOffset.HasValue && e.ByteOffset.Value.ToString() == v.Trim(); break;
-                        case "suggestion": ok = e.Suggestion != null && e.Suggestion.Contains(v); break;
-                        case "corrected": ok = e.CorrectedHunk != null && e.CorrectedHunk.Contains(v); break;
-                        default: ok = false; break;
-                    }
-                    if (!ok) problems.Add("check failed: `" + check.Key + ": " + v + "`");
-                }
-                return problems;
-            }
-
-            private static string FlagsOf(HunkReport h)
-            {
-                var names = new List<string>();
-                if (h.Reindented) names.Add("reindented");
-                if (h.AlreadyApplied) names.Add("already_applied");
-                if (h.EndOfFile) names.Add("end_of_file");
-                if (h.OutOfOrder) names.Add("out_of_order");
-                return string.Join(",", names.OrderBy(n => n, StringComparer.Ordinal));
-            }
-
-            private static string Check(Expectation e, Produced p)
-            {
-                ApplyResult a = e.Path == null
-                    ? p.Applied.Select(x => x.Value).FirstOrDefault()
-                    : p.Applied.Where(x => x.Key.Contains(e.Path)).Select(x => x.Value).FirstOrDefault();
-                if (a == null) return "expect \"" + e.Line + "\": no updated file " + (e.Path ?? "(default)") + " in the result";
-                switch (e.What)
-                {
-                    case "fuzz":
-                        return a.Fuzz.ToString() == e.Value ? null : "fuzz: expected " + e.Value + ", got " + a.Fuzz;
-                    case "hunks":
-                        return a.Hunks.Count.ToString() == e.Value ? null : "hunks: expected " + e.Value + ", got " + a.Hunks.Count;
-                }
-                if (e.Index > a.Hunks.Count) return "hunk " + e.Index + ": the result has only " + a.Hunks.Count + " hunk reports";
-                HunkReport h = a.Hunks[e.Index - 1];
-                switch (e.What)
-                {
-                    case "level":
-                        {
-                            string got = global::V4A.Patch.LevelName(h.Level);
-                            return got == e.Value ? null : "hunk " + e.Index + " level: expected " + e.Value + ", got " + got;
-                        }
-                    case "flags":
-                        {
-                            string want = e.Value == "none" ? "" : string.Join(",", e.Value.Split(',').Select(s => s.Trim()).OrderBy(n => n, StringComparer.Ordinal));
-                            string got = FlagsOf(h);
-                            return got == want ? null : "hunk " + e.Index + " flags: expected {" + want + "}, got {" + got + "}";
-                        }
-                    case "old":
-                        {
-                            int[] r = ParseRange(e.Value);
-                            return h.OldStart == r[0] && h.OldLength == r[1] ? null
-                                : "hunk " + e.Index + " old: expected " + e.Value + ", got " + h.OldStart + "," + h.OldLength;
-                        }
-                    default:
-                        {
-                            int[] r = ParseRange(e.Value);
-                            return h.NewStart == r[0] && h.NewLength == r[1] ? null
-                                : "hunk " + e.Index + " new: expected " + e.Value + ", got " + h.NewStart + "," + h.NewLength;
-                        }
-                }
             }
         }
     }

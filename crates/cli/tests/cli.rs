@@ -217,108 +217,135 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// Checks a JSON error against the checks of a vector's `error` file.
-fn check_json_error(err: &Value, status: &str, checks: &[(String, String)]) -> Vec<String> {
-    let mut problems = Vec::new();
-    if err["status"] != status {
-        problems.push(format!(
-            "JSON status: expected {status}, got {}",
-            err["status"]
-        ));
-    }
-    for (k, v) in checks {
-        let ok = match k.as_str() {
-            "contains" => err["message"]
-                .as_str()
-                .is_some_and(|m| m.contains(v.as_str())),
-            "line" => err["patch_line"].as_u64().map(|n| n.to_string()) == Some(v.clone()),
-            "hunk" => err["hunk"].as_u64().map(|n| n.to_string()) == Some(v.clone()),
-            "path" => err["path"] == v.as_str(),
-            "candidates" => {
-                let want: Vec<u64> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-                let got: Vec<u64> = err["candidates"]
-                    .as_array()
-                    .map(|a| a.iter().filter_map(Value::as_u64).collect())
-                    .unwrap_or_default();
-                want == got
+/// A string on one line, escaped as in a vector's `outcome` file (tests/vectors/README.md).
+fn esc(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
             }
-            "offset" => err["byte_offset"].as_u64().map(|n| n.to_string()) == Some(v.clone()),
-            "suggestion" => err["suggestion"]
-                .as_str()
-                .is_some_and(|s| s.contains(v.as_str())),
-            "corrected" => err["corrected_hunk"]
-                .as_str()
-                .is_some_and(|s| s.contains(v.as_str())),
-            other => {
-                problems.push(format!("unknown error check {other:?}"));
-                true
-            }
-        };
-        if !ok {
-            problems.push(format!("JSON check failed: `{k}: {v}` in {err}"));
+            c => out.push(c),
         }
     }
-    problems
+    out
 }
 
-/// Checks one line of a vector's `expect` file against the JSON report.
-fn check_json_expect(files: &[Value], line: &str) -> Option<String> {
-    let (lhs, rhs) = line.split_once(':')?;
-    let rhs = rhs.trim();
-    let words: Vec<&str> = lhs.split_whitespace().collect();
-    // The report of the first updated file, or of the one named by PATH.
-    let pick = |path: Option<&str>| -> Option<&Value> {
-        files.iter().find(|f| {
-            f["operation"] == "update" && path.is_none_or(|p| f["path"] == p || f["move_to"] == p)
-        })
-    };
-    let (path, rest): (Option<&str>, &[&str]) = match words.as_slice() {
-        ["fuzz", p] => (Some(*p), &words[..1]),
-        ["fuzz"] | ["hunks"] | ["hunk", ..] => (None, &words[..]),
-        [p, rest @ ..] => (Some(*p), rest),
-        [] => return Some(format!("empty expect line {line:?}")),
-    };
-    let Some(f) = pick(path) else {
-        return Some(format!(
-            "expect {line:?}: no updated file {path:?} in the JSON"
-        ));
-    };
-    let hunk = |n: &str| -> Option<&Value> {
-        let i: usize = n.parse().ok()?;
-        f["hunks"].get(i.checked_sub(1)?)
-    };
-    let ok = match rest {
-        ["fuzz"] => f["fuzz"].as_u64().map(|n| n.to_string()).as_deref() == Some(rhs),
-        ["hunks"] => {
-            f["hunks"]
-                .as_array()
-                .map(|a| a.len().to_string())
-                .as_deref()
-                == Some(rhs)
+/// A text block of an `outcome` file.
+fn block(out: &mut String, key: &str, text: &str) {
+    let _ = writeln!(out, "{key}:");
+    for piece in text.split('\n') {
+        if piece.is_empty() {
+            out.push_str("|\n");
+        } else {
+            let _ = writeln!(out, "| {}", esc(piece));
         }
-        ["hunk", n, "level"] => hunk(n).is_some_and(|h| h["level"] == rhs),
-        ["hunk", n, "flags"] => hunk(n).is_some_and(|h| {
-            let got: BTreeSet<&str> = h["flags"]
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let want: BTreeSet<&str> = if rhs == "none" {
-                BTreeSet::new()
-            } else {
-                rhs.split(',').map(str::trim).collect()
+    }
+}
+
+/// The `--json` report of a dry run, with the files after the real run, rendered in the
+/// canonical form of a vector's `outcome` file.
+fn render_json(doc: &Value, after: &BTreeMap<String, Vec<u8>>) -> String {
+    let mut out = String::new();
+    let text = |v: &Value| v.as_str().filter(|s| !s.is_empty()).map(str::to_string);
+    if doc["ok"] != true {
+        let e = &doc["error"];
+        let _ = writeln!(out, "status: {}", e["status"].as_str().unwrap_or("?"));
+        block(
+            &mut out,
+            "message",
+            e["message"].as_str().unwrap_or_default(),
+        );
+        if let Some(p) = text(&e["path"]) {
+            let _ = writeln!(out, "path: {}", esc(&p));
+        }
+        for key in ["patch_line", "hunk", "byte_offset"] {
+            if let Some(n) = e[key].as_u64() {
+                let _ = writeln!(out, "{key}: {n}");
+            }
+        }
+        if let Some(i) = text(&e["input"]) {
+            let _ = writeln!(out, "input: {}", esc(&i));
+        }
+        let candidates: Vec<String> = e["candidates"]
+            .as_array()
+            .map(|a| a.iter().map(Value::to_string).collect())
+            .unwrap_or_default();
+        if !candidates.is_empty() {
+            let _ = writeln!(out, "candidates: {}", candidates.join(","));
+        }
+        if let Some(s) = text(&e["suggestion"]) {
+            block(&mut out, "suggestion", &s);
+        }
+        let c = &e["closest"];
+        if let Some(sim) = c["similarity"].as_f64() {
+            let milli = (sim * 1000.0 + 0.5).floor() as u64;
+            let _ = writeln!(
+                out,
+                "closest: {}-{} similarity={}.{:03}",
+                c["start_line"],
+                c["end_line"],
+                milli / 1000,
+                milli % 1000
+            );
+        }
+        if let Some(h) = text(&e["corrected_hunk"]) {
+            block(&mut out, "corrected_hunk", &h);
+        }
+        return out;
+    }
+    out.push_str("status: OK\n");
+    let files = doc["files"].as_array().cloned().unwrap_or_default();
+    for (i, f) in files.iter().enumerate() {
+        let _ = write!(
+            out,
+            "op {}: {} {}",
+            i + 1,
+            f["operation"].as_str().unwrap_or("?"),
+            esc(f["path"].as_str().unwrap_or_default())
+        );
+        if let Some(dest) = f["move_to"].as_str() {
+            let _ = write!(out, " -> {}", esc(dest));
+        }
+        let _ = writeln!(out, "\n  fuzz: {}", f["fuzz"]);
+        for h in f["hunks"].as_array().into_iter().flatten() {
+            let names = |v: &Value| {
+                let list: Vec<&str> = v
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                if list.is_empty() {
+                    "none".to_string()
+                } else {
+                    list.join(",")
+                }
             };
-            got == want
-        }),
-        ["hunk", n, side @ ("old" | "new")] => hunk(n).is_some_and(|h| {
-            format!(
-                "{},{}",
-                h[format!("{side}_start")],
-                h[format!("{side}_len")]
-            ) == rhs
-        }),
-        _ => return Some(format!("unknown expect line {line:?}")),
-    };
-    (!ok).then(|| format!("expect `{line}` does not hold in the JSON report: {f}"))
+            let _ = writeln!(
+                out,
+                "  hunk {}: old={},{} new={},{} level={} fuzz={} candidates={} patch_line={} \
+                 flags={} line_levels={}",
+                h["hunk"],
+                h["old_start"],
+                h["old_len"],
+                h["new_start"],
+                h["new_len"],
+                h["level"].as_str().unwrap_or("?"),
+                h["fuzz"],
+                h["candidates"],
+                h["patch_line"],
+                names(&h["flags"]),
+                names(&h["line_levels"])
+            );
+        }
+    }
+    for (path, bytes) in after {
+        let _ = writeln!(out, "file {}: {} bytes", esc(path), bytes.len());
+    }
+    out
 }
 
 /// Runs one vector as a directory scenario; returns what went wrong.
@@ -340,62 +367,48 @@ fn run_vector(dir: &Path) -> Vec<String> {
         .arg(&patch);
     let out = run_with(c, None);
     let after_tree = tree(&work);
-    let error = fs::read_to_string(dir.join("error")).ok();
-    let mut error_checks = Vec::new();
-    let mut status = String::new();
-    match &error {
-        None => {
-            let want = files_of(&tree(&dir.join("after")));
-            if code(&out) != 0 {
-                problems.push(format!(
-                    "expected exit 0, got {}: {}",
-                    code(&out),
-                    stderr(&out)
-                ));
-            } else if !stdout(&out).starts_with("Success. Updated the following files:\n") {
-                problems.push(format!("unexpected stdout {:?}", stdout(&out)));
-            }
-            let got = files_of(&after_tree);
-            if got != want {
-                let keys: BTreeSet<&String> = want.keys().chain(got.keys()).collect();
-                for k in keys {
-                    if want.get(k) != got.get(k) {
-                        problems.push(format!(
-                            "{k}: expected {:?}, got {:?}",
-                            want.get(k).map(|b| String::from_utf8_lossy(b).into_owned()),
-                            got.get(k).map(|b| String::from_utf8_lossy(b).into_owned())
-                        ));
-                    }
+    let apply_stderr = stderr(&out);
+    let outcome = fs::read_to_string(dir.join("outcome")).unwrap_or_default();
+    let failed = !outcome.starts_with("status: OK\n");
+    if !failed {
+        let want = files_of(&tree(&dir.join("after")));
+        if code(&out) != 0 {
+            problems.push(format!(
+                "expected exit 0, got {}: {}",
+                code(&out),
+                stderr(&out)
+            ));
+        } else if !stdout(&out).starts_with("Success. Updated the following files:\n") {
+            problems.push(format!("unexpected stdout {:?}", stdout(&out)));
+        }
+        let got = files_of(&after_tree);
+        if got != want {
+            let keys: BTreeSet<&String> = want.keys().chain(got.keys()).collect();
+            for k in keys {
+                if want.get(k) != got.get(k) {
+                    problems.push(format!(
+                        "{k}: expected {:?}, got {:?}",
+                        want.get(k).map(|b| String::from_utf8_lossy(b).into_owned()),
+                        got.get(k).map(|b| String::from_utf8_lossy(b).into_owned())
+                    ));
                 }
             }
         }
-        Some(text) => {
-            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-            status = lines.next().unwrap_or_default().to_string();
-            for l in lines {
-                let (k, v) = l.split_once(": ").expect("key: value check");
-                error_checks.push((k.to_string(), v.to_string()));
-            }
-            if code(&out) != 1 {
-                problems.push(format!(
-                    "expected exit 1 ({status}), got {}: {}",
-                    code(&out),
-                    stderr(&out)
-                ));
-            }
-            let message = stderr(&out);
-            for (k, v) in &error_checks {
-                if k == "contains" && !message.contains(v.as_str()) {
-                    problems.push(format!("stderr lacks {v:?}: {message}"));
-                }
-            }
-            if after_tree != before {
-                problems.push("the directory changed although the patch failed".into());
-            }
+    } else {
+        if code(&out) != 1 {
+            problems.push(format!(
+                "expected exit 1 ({}), got {}: {}",
+                outcome.lines().next().unwrap_or_default(),
+                code(&out),
+                stderr(&out)
+            ));
+        }
+        if after_tree != before {
+            problems.push("the directory changed although the patch failed".into());
         }
     }
 
-    // 2. The JSON report of a dry run on the untouched files.
+    // 2. The JSON report of a dry run on the untouched files: the vector's whole outcome.
     let tmp2 = TempDir::new().expect("temporary directory");
     let work2 = tmp2.path().join("work");
     copy_tree(&dir.join("before"), &work2);
@@ -410,25 +423,35 @@ fn run_vector(dir: &Path) -> Vec<String> {
     }
     match serde_json::from_slice::<Value>(&out.stdout) {
         Err(e) => problems.push(format!("--json printed no JSON ({e}): {}", stdout(&out))),
-        Ok(doc) => match &error {
-            None => {
-                if doc["ok"] != true || doc["written"] != false || code(&out) != 0 {
-                    problems.push(format!("JSON success expected: {doc}"));
-                }
-                let files = doc["files"].as_array().cloned().unwrap_or_default();
-                if let Ok(text) = fs::read_to_string(dir.join("expect")) {
-                    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                        problems.extend(check_json_expect(&files, line));
-                    }
+        Ok(doc) => {
+            let (want_code, written) = if failed {
+                (1, doc["written"].clone())
+            } else {
+                (0, Value::Bool(false))
+            };
+            if doc["ok"] != !failed || doc["written"] != written || code(&out) != want_code {
+                problems.push(format!(
+                    "JSON {} with exit {want_code} expected: {doc}",
+                    if failed { "failure" } else { "success" }
+                ));
+            }
+            if failed && doc["exit_code"] != 1 {
+                problems.push(format!("JSON exit_code 1 expected: {doc}"));
+            }
+            if let Some(message) = doc["error"]["message"].as_str().filter(|_| failed) {
+                if !apply_stderr.contains(message) {
+                    problems.push(format!(
+                        "stderr lacks the message {message:?}: {apply_stderr}"
+                    ));
                 }
             }
-            Some(_) => {
-                if doc["ok"] != false || doc["exit_code"] != 1 || code(&out) != 1 {
-                    problems.push(format!("JSON failure with exit 1 expected: {doc}"));
-                }
-                problems.extend(check_json_error(&doc["error"], &status, &error_checks));
+            let rendered = render_json(&doc, &files_of(&after_tree));
+            if rendered != outcome {
+                problems.push(format!(
+                    "the JSON report is not the vector's outcome:\n--- outcome\n{outcome}--- JSON\n{rendered}"
+                ));
             }
-        },
+        }
     }
     problems
 }

@@ -189,8 +189,8 @@ fn three_hundred_kills_leave_every_trial_all_old_or_all_new_after_recovery() {
     );
     assert_eq!(old + new, TRIALS);
     assert!(
-        killed > TRIALS / 2,
-        "most trials must really be killed midway ({killed})"
+        killed > TRIALS / 4,
+        "many trials must really be killed midway ({killed})"
     );
     assert!(
         recovered > 0,

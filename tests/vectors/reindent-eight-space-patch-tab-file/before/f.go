@@ -1,0 +1,7 @@
+package main
+
+func f(x bool) {
+	if x {
+		println("x")
+	}
+}

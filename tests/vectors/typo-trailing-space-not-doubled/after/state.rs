@@ -1,0 +1,4 @@
+pub enum State {
+  /// state closed. 
+  Open,
+}

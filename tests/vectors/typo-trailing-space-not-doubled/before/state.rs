@@ -1,0 +1,4 @@
+pub enum State {
+  /// see "P" to Closed. 
+  Open,
+}
