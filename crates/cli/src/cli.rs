@@ -18,6 +18,7 @@ Examples:
   model-output | v4a apply --json -        read the patch from stdin, report as JSON
   v4a diff old.py new.py --path app.py     write the patch that turns old.py into new.py
   v4a reverse fix.patch > undo.patch       the patch that undoes fix.patch (run it first)
+  v4a recover --dir repo                   finish or undo an apply a crash interrupted
   v4a schema anthropic --shape file        a tool definition for a model API
 
 Exit status: 0 success, 1 the patch does not apply (the reason is on stderr), 2 usage
@@ -31,10 +32,13 @@ Examples:
   v4a apply --json --dry-run fix.patch | jq '.files[].hunks'
 
 Every operation is computed in memory first; if one fails, nothing is written. Files are then
-replaced one by one through a temporary file in the same directory (fsync, rename), keeping
-their permissions; deletions come last. If the operating system refuses a write midway, the
-files already replaced are restored from memory. Paths must be relative and stay inside DIR
-(also through symbolic links).
+replaced through private temporary files in their own directories (fsync, rename), keeping
+their owner, mode and extended attributes, under a lock (DIR/.v4a/lock) and an intent journal
+(DIR/.v4a/journal): after a crash, `v4a recover` (or the next apply) puts every file back or
+finishes the job. A file changed by another program meanwhile is never overwritten
+(CHANGED_ON_DISK). Paths must be relative and stay inside DIR, also through symbolic links;
+.git/, .hg/ and .svn/ are refused, and so are an Add or Move onto an existing file
+(FILE_EXISTS) and read-only files, unless allowed.
 
 Exit status: 0 success, 1 the patch does not apply (the diagnostic, written for the model that
 sent the patch, is on stderr), 2 usage error, 3 I/O error (nothing is left half-written).";
@@ -61,6 +65,17 @@ Examples:
 The patch applies back exactly: `v4a apply` of it on OLD gives NEW byte for byte. Each hunk
 gets enough context, or an @@ anchor, to match one place only.")]
     Diff(DiffArgs),
+    /// Finish or undo an apply that a crash interrupted (DIR/.v4a/journal)
+    #[command(after_help = "\
+Examples:
+  v4a recover               the current directory
+  v4a recover --dir repo
+
+An apply writes an intent journal before it replaces the first file. If it was killed, every
+file of that patch is put back as it was (or, if it had committed, its cleanup is finished):
+after recovery each file of the patch is all old or all new. `v4a apply` recovers first by
+itself. Exit status: 0 done or nothing to do, 3 I/O error.")]
+    Recover(RecoverArgs),
     /// Print the patch that undoes PATCH, from the files it applies to
     #[command(after_help = "\
 Examples:
@@ -100,9 +115,29 @@ pub struct ApplyArgs {
     #[arg(short = 'n', long)]
     pub dry_run: bool,
 
+    /// Verify that the patch applies, quietly: write nothing, print nothing, exit status only
+    #[arg(long, conflicts_with_all = ["dry_run", "json", "verbose"])]
+    pub check: bool,
+
     /// Print the whole result (or the error) as JSON on stdout
     #[arg(long)]
     pub json: bool,
+
+    /// Let `*** Add File` and `*** Move to` replace an existing file (default: FILE_EXISTS)
+    #[arg(long)]
+    pub allow_overwrite: bool,
+
+    /// Let the patch change or delete read-only files
+    #[arg(long)]
+    pub allow_read_only: bool,
+
+    /// Let the patch write inside .git/, .hg/ and .svn/
+    #[arg(long)]
+    pub allow_vcs: bool,
+
+    /// Seconds to wait for another apply on DIR to finish before failing with LOCKED
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    pub lock_wait: f64,
 
     /// Also print where each hunk landed after the summary
     #[arg(short = 'v', long)]
@@ -114,6 +149,13 @@ pub struct ApplyArgs {
 
     #[command(flatten)]
     pub matching: MatchArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct RecoverArgs {
+    /// The directory of the interrupted apply
+    #[arg(short = 'd', long, value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
 }
 
 #[derive(Args, Debug)]

@@ -26,7 +26,7 @@ pub enum Failure {
 /// file should be.
 #[derive(Debug)]
 pub struct PathProblem {
-    /// `UNSAFE_PATH`, `DUPLICATE_PATH` or `PATH_CONFLICT`.
+    /// `PATH_CONFLICT` or `READ_ONLY` (the statuses with a code travel as [`Failure::Patch`]).
     pub status: &'static str,
     /// The path as written in the patch.
     pub path: String,
@@ -36,14 +36,13 @@ pub struct PathProblem {
     pub message: String,
 }
 
-/// A failed read or write. When a write failed midway, `restored` lists the files put back
-/// from memory and `not_restored` those that could not be.
+/// A failed read or write. Nothing was changed, unless `needs_recovery` says that an
+/// interrupted apply was left for `v4a recover`.
 #[derive(Debug, Default)]
 pub struct IoFailure {
     pub path: Option<String>,
     pub message: String,
-    pub restored: Vec<String>,
-    pub not_restored: Vec<String>,
+    pub needs_recovery: bool,
 }
 
 impl Failure {
@@ -81,13 +80,38 @@ impl Failure {
 }
 
 impl fmt::Display for Failure {
-    /// The text printed on stderr.
+    /// The text printed on stderr, control characters escaped (a path or a file line can
+    /// hold terminal escapes).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Failure::Patch(e) => f.write_str(e.message()),
-            Failure::Path(p) => f.write_str(&p.message),
-            Failure::Usage(m) => write!(f, "v4a: {m}"),
-            Failure::Io(io) => write!(f, "v4a: {}", io.message),
+        let text = match self {
+            Failure::Patch(e) => e.message().to_string(),
+            Failure::Path(p) => p.message.clone(),
+            Failure::Usage(m) => format!("v4a: {m}"),
+            Failure::Io(io) => format!("v4a: {}", io.message),
+        };
+        f.write_str(&v4a_workspace::escape_message(&text))
+    }
+}
+
+impl From<v4a_workspace::Error> for Failure {
+    fn from(e: v4a_workspace::Error) -> Failure {
+        match e {
+            v4a_workspace::Error::Patch(e) => Failure::Patch(e),
+            v4a_workspace::Error::PathConflict {
+                path,
+                patch_line,
+                message,
+            } => Failure::path("PATH_CONFLICT", &path, Some(patch_line), message),
+            v4a_workspace::Error::ReadOnly {
+                path,
+                patch_line,
+                message,
+            } => Failure::path("READ_ONLY", &path, Some(patch_line), message),
+            other => Failure::Io(IoFailure {
+                path: other.path().map(str::to_string),
+                message: other.message().to_string(),
+                needs_recovery: other.needs_recovery(),
+            }),
         }
     }
 }

@@ -2,19 +2,31 @@
 //! the README, section "The `v4a` command"). Hunk numbers are 1-based, like the messages.
 
 use serde_json::{json, Value};
-use v4a::{ApplyResult, DiffLine, FileResult, HunkReport, PatchResult};
+use v4a::{ApplyResult, DiffLine, FileResult, HunkReport};
+use v4a_workspace::{FileChange, FileOutcome, Outcome};
 
 use crate::failure::Failure;
 use crate::render::CONTEXT;
 
 /// The document for a patch that applied (`written`: the files were changed on disk).
-pub fn success(result: &PatchResult, dry_run: bool, written: bool) -> Value {
+pub fn success(outcome: &Outcome, dry_run: bool) -> Value {
     json!({
         "ok": true,
         "dry_run": dry_run,
-        "written": written,
-        "summary": result.summary(),
-        "files": result.files.iter().map(file).collect::<Vec<_>>(),
+        "written": outcome.written,
+        "summary": outcome.summary(),
+        "recovered": outcome.recovered.as_ref().map(|r| json!({
+            "action": format!("{:?}", r.action).to_lowercase(),
+            "files": r.files,
+        })),
+        "notes": outcome.notes,
+        "files": outcome
+            .result
+            .files
+            .iter()
+            .zip(&outcome.files)
+            .map(|(f, o)| file(f, o))
+            .collect::<Vec<_>>(),
     })
 }
 
@@ -29,13 +41,21 @@ pub fn failure(f: &Failure, dry_run: bool) -> Value {
     })
 }
 
-fn file(f: &FileResult) -> Value {
+fn file(f: &FileResult, o: &FileOutcome) -> Value {
     let a = &f.applied;
     json!({
         "operation": f.kind.name(),
         "path": f.path,
         "move_to": f.move_to,
-        "changed": a.changed() || f.move_to.is_some(),
+        "change": match o.change {
+            FileChange::Added => "added",
+            FileChange::Modified => "modified",
+            FileChange::Moved => "moved",
+            FileChange::Deleted => "deleted",
+            _ => "unchanged",
+        },
+        "changed": o.change != FileChange::Unchanged,
+        "binary": o.binary,
         "fuzz": a.fuzz,
         "hunks": a.hunks.iter().enumerate().map(|(i, h)| hunk(i, h)).collect::<Vec<_>>(),
         "diff": a.diff.iter().map(|d| diff_line(a, d)).collect::<Vec<_>>(),
@@ -112,8 +132,7 @@ fn error(f: &Failure) -> Value {
             // DUPLICATE_PATH is the engine's status; the others are the command's own.
             "code": v4a::Status::from_name(p.status).map(|s| s.code()),
             "category": match p.status {
-                "UNSAFE_PATH" => "unsafe path",
-                "DUPLICATE_PATH" => "duplicate path",
+                "READ_ONLY" => "read-only file",
                 _ => "path conflict",
             },
             "message": p.message,
@@ -132,8 +151,7 @@ fn error(f: &Failure) -> Value {
             "category": "I/O error",
             "message": io.message,
             "path": io.path,
-            "restored": io.restored,
-            "not_restored": io.not_restored,
+            "needs_recovery": io.needs_recovery,
         }),
     }
 }

@@ -1,29 +1,29 @@
 //! `v4a`: applies V4A patches to files under a directory, atomically; previews them as a
 //! coloured diff; writes patches from two files, undo patches, and the tool-calling kit.
 //!
-//! The library does the work and never touches the disk; this program reads and writes the
-//! files, resolves paths safely, prints, and maps failures to exit codes (0 success, 1 the
-//! patch does not apply, 2 usage, 3 I/O).
+//! The engine computes; the workspace layer (`v4a-workspace`) reads and writes the files,
+//! confined to the directory, crash-safe and under a lock; this program parses arguments,
+//! prints, and maps failures to exit codes (0 success, 1 the patch does not apply, 2 usage,
+//! 3 I/O).
 
 mod cli;
 mod failure;
 mod json;
 mod mcp;
 mod render;
-mod workspace;
-mod write;
 
 use std::collections::HashMap;
 use std::io::{self, IsTerminal, Read, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
-use v4a::{DiffStyle, GenerateOptions, Options, Patch, PatchResult};
+use v4a::{DiffStyle, GenerateOptions, OpKind, Patch, PatchResult};
+use v4a_workspace::{escape_path, Outcome, RecoveryAction, Workspace, WorkspaceOptions};
 
-use cli::{ApplyArgs, Cli, ColorWhen, Command, DiffArgs, ReverseArgs};
+use cli::{ApplyArgs, Cli, ColorWhen, Command, DiffArgs, RecoverArgs, ReverseArgs};
 use failure::Failure;
-use workspace::Workspace;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         Command::Apply(args) => apply(&args),
         Command::Diff(args) => report(diff(&args)),
         Command::Reverse(args) => report(reverse(&args)),
+        Command::Recover(args) => report(recover(&args)),
         Command::Schema(args) => report(print(v4a::tools::tool_schema(args.flavor, args.shape))),
         Command::Grammar(args) => report(print(match args.shape {
             v4a::tools::Shape::Input => v4a::tools::grammar(),
@@ -58,30 +59,39 @@ fn report(result: Result<(), Failure>) -> u8 {
 // ---------------------------------------------------------------------------------------------
 
 fn apply(args: &ApplyArgs) -> u8 {
-    let mut opts = args.matching.options();
+    let mut opts = workspace_options(args);
     if args.dry_run || args.json {
-        opts.diff = DiffStyle::Changes {
+        opts.engine.diff = DiffStyle::Changes {
             context: render::CONTEXT,
         };
-        opts.refine = true;
+        opts.engine.refine = true;
     }
-    let outcome = apply_files(args, &opts).and_then(|result| {
-        let written = !args.dry_run;
-        if args.json {
-            print_json(&json::success(&result, args.dry_run, written))
+    let outcome = apply_files(args, &opts).and_then(|outcome| {
+        if args.check {
+            Ok(())
+        } else if args.json {
+            print_json(&json::success(&outcome, args.dry_run))
         } else if args.dry_run {
-            print_colored(&preview(&result), args.color)
+            print_colored(&preview(&outcome.result), args.color)
         } else {
-            let mut text = result.summary();
+            let mut text = String::new();
+            if let Some(r) = &outcome.recovered {
+                text.push_str(&recovered_line(r));
+            }
+            text.push_str(&outcome.summary());
+            for n in &outcome.notes {
+                text.push_str(&format!("note: {}\n", v4a_workspace::escape_message(n)));
+            }
             if args.verbose {
                 text.push('\n');
-                render::report(&mut text, &result);
+                render::report(&mut text, &outcome.result);
             }
             print_colored(&text, args.color)
         }
     });
     match outcome {
         Ok(()) => 0,
+        Err(f) if args.check => f.exit_code(),
         Err(f) if args.json => {
             // The JSON document replaces the message on stderr; a failure to print it is
             // reported the usual way.
@@ -94,15 +104,53 @@ fn apply(args: &ApplyArgs) -> u8 {
     }
 }
 
-/// Reads and applies the patch in memory, then (unless it is a dry run) writes the files.
-fn apply_files(args: &ApplyArgs, opts: &Options) -> Result<PatchResult, Failure> {
-    let (patch, workspace) = load(args.patch.as_deref(), &args.dir)?;
-    let prepared = workspace.prepare(&patch)?;
-    let result = v4a::apply_patch_indexed(&patch, |i, _| prepared.sources[i].as_deref(), opts)?;
-    if !args.dry_run {
-        write::Plan::new(&result, &prepared)?.execute()?;
+/// The workspace options the flags ask for.
+fn workspace_options(args: &ApplyArgs) -> WorkspaceOptions {
+    WorkspaceOptions {
+        engine: args.matching.options(),
+        allow_overwrite: args.allow_overwrite,
+        allow_read_only: args.allow_read_only,
+        allow_vcs: args.allow_vcs,
+        lock_wait: Duration::from_secs_f64(args.lock_wait.clamp(0.0, 3600.0)),
     }
-    Ok(result)
+}
+
+/// Reads the patch and applies it through the workspace layer (a preview for --dry-run and
+/// --check).
+fn apply_files(args: &ApplyArgs, opts: &WorkspaceOptions) -> Result<Outcome, Failure> {
+    let (patch, workspace) = load(args.patch.as_deref(), &args.dir)?;
+    let outcome = if args.dry_run || args.check {
+        workspace.preview(&patch, opts)?
+    } else {
+        workspace.apply(&patch, opts)?
+    };
+    Ok(outcome)
+}
+
+fn recovered_line(r: &v4a_workspace::Recovery) -> String {
+    let files: Vec<String> = r.files.iter().map(|f| escape_path(f)).collect();
+    match r.action {
+        RecoveryAction::Finished => format!(
+            "Recovered an interrupted apply: it had completed; its cleanup was finished ({}).\n",
+            files.join(", ")
+        ),
+        _ => format!(
+            "Recovered an interrupted apply: undone, every file is as it was before it ({}).\n",
+            if files.is_empty() {
+                "no file had been replaced yet".to_string()
+            } else {
+                files.join(", ")
+            }
+        ),
+    }
+}
+
+fn recover(args: &RecoverArgs) -> Result<(), Failure> {
+    let ws = Workspace::open(&args.dir)?;
+    match ws.recover()? {
+        None => print("Nothing to recover: no interrupted apply."),
+        Some(r) => print(&recovered_line(&r)),
+    }
 }
 
 /// The dry-run text: each file's diff, then where each hunk landed.
@@ -124,7 +172,10 @@ fn load(patch: Option<&Path>, dir: &Path) -> Result<(Patch, Workspace), Failure>
     let bytes = read_patch(patch)?;
     let text = std::str::from_utf8(&bytes).map_err(|e| v4a::Error::invalid_utf8("patch", e))?;
     let patch = v4a::parse_patch(text)?;
-    let workspace = Workspace::open(dir)?;
+    let workspace = Workspace::open(dir).map_err(|e| match e {
+        v4a_workspace::Error::Io { message, .. } => Failure::io(None, message),
+        e => Failure::from(e),
+    })?;
     Ok((patch, workspace))
 }
 
@@ -211,16 +262,22 @@ fn default_patch_path(p: &Path) -> String {
 
 fn reverse(args: &ReverseArgs) -> Result<(), Failure> {
     let (patch, workspace) = load(args.patch.as_deref(), &args.dir)?;
-    let prepared = workspace.prepare(&patch)?;
-    let sources: HashMap<&str, &[u8]> = patch
-        .ops
-        .iter()
-        .zip(&prepared.sources)
-        .filter_map(|(op, s)| Some((op.path.as_str(), s.as_deref()?)))
-        .collect();
+    // The sources, read with the confinement of an apply; a file that does not exist is
+    // reported by the engine as a missing source.
+    let opts = WorkspaceOptions::default();
+    let mut sources: HashMap<&str, Vec<u8>> = HashMap::new();
+    for op in patch.ops.iter().filter(|op| op.kind != OpKind::Add) {
+        match workspace.read(&op.path, &opts) {
+            Ok(b) => {
+                sources.insert(op.path.as_str(), b);
+            }
+            Err(e) if e.status() == Some(v4a::Status::MissingSource) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
     let undo = v4a::reverse(
         &patch,
-        |p| sources.get(p).copied(),
+        |p| sources.get(p).map(Vec::as_slice),
         &args.matching.options(),
     )?;
     print(&undo)

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
 use v4a::{ApplyResult, DiffKind, DiffLine, FileResult, HunkReport, OpKind, PatchResult, Segment};
+use v4a_workspace::escape_path;
 
 const HEADER: Style = Style::new().bold();
 const RANGE: Style = Style::new().fg_color(Some(anstyle::Color::Ansi(AnsiColor::Cyan)));
@@ -31,7 +32,10 @@ pub fn file_diff(out: &mut String, a: &ApplyResult) {
     let text = a.unified_diff(CONTEXT as usize);
     let mut deleted = a.diff.iter().filter(|d| d.kind == DiffKind::Delete);
     let mut added = a.diff.iter().filter(|d| d.kind == DiffKind::Add);
-    for (i, line) in text.split_terminator('\n').enumerate() {
+    for (i, raw) in text.split_terminator('\n').enumerate() {
+        // A path or a file line may hold terminal escapes: they are shown, not obeyed.
+        let escaped = v4a_workspace::escape_message(raw);
+        let line = escaped.as_str();
         let body = line.get(1..).unwrap_or_default();
         match line.as_bytes().first() {
             _ if i < 2 => styled(out, HEADER, line),
@@ -110,7 +114,7 @@ fn file_report(out: &mut String, f: &FileResult) {
             let _ = writeln!(
                 out,
                 " {}: new file, {added} {}",
-                f.path,
+                escape_path(&f.path),
                 plural(added, "line")
             );
         }
@@ -119,15 +123,15 @@ fn file_report(out: &mut String, f: &FileResult) {
             let _ = writeln!(
                 out,
                 " {}: deleted, {removed} {}",
-                f.path,
+                escape_path(&f.path),
                 plural(removed, "line")
             );
         }
         OpKind::Update => {
             styled(out, WARN, "M");
-            let _ = write!(out, " {}", f.target());
+            let _ = write!(out, " {}", escape_path(f.target()));
             if f.move_to.is_some() {
-                let _ = write!(out, " (moved from {})", f.path);
+                let _ = write!(out, " (moved from {})", escape_path(&f.path));
             }
             let n = a.hunks.len();
             let _ = write!(out, ": {n} {}, +{added} -{removed}, ", plural(n, "hunk"));

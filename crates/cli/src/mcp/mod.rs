@@ -304,13 +304,13 @@ impl Inner {
 
     fn inner_apply(&self, patch: &Patch, dry_run: bool) -> Result<(String, Value), Failure> {
         let applied = self.root.apply(patch, &self.options, dry_run)?;
-        let doc = crate::json::success(&applied.result, dry_run, !dry_run);
+        let doc = crate::json::success(&applied.outcome, dry_run);
         if dry_run {
-            return Ok((preview_text(&applied.result), doc));
+            return Ok((preview_text(&applied.outcome.result), doc));
         }
-        let mut text = applied.result.summary();
+        let mut text = applied.outcome.summary();
         let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
-        for (touched, file) in applied.files.iter().zip(&applied.result.files) {
+        for (touched, file) in applied.files.iter().zip(&applied.outcome.result.files) {
             let Some(seen) = shown.forget(&touched.source) else {
                 continue;
             };

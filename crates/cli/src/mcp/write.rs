@@ -2,30 +2,27 @@
 //! for `read_file`, and applying a parsed patch (or previewing it). Nothing else in the server
 //! opens, writes or removes a file.
 //!
-//! Today it calls the command's own directory code (`crate::workspace` resolves and confines
-//! the paths and reads the sources, `crate::write` replaces the files); the workspace layer of
-//! SPEC §5.2 replaces both, and then only this file changes. Writes are serialised: one apply
-//! at a time reads, computes and writes, so two concurrent calls never drop each other's edit.
+//! Both go through the workspace layer (`v4a-workspace`, SPEC §5.2): paths confined through
+//! directory handles, a lock per root (so two concurrent calls never drop each other's edit,
+//! and neither do this server and a `v4a apply` in the same directory), an intent journal,
+//! fingerprints checked before replacing.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
 
-use v4a::{Options, Patch, PatchResult};
+use v4a::{Options, Patch};
+use v4a_workspace::{Outcome, Workspace, WorkspaceOptions};
 
 use crate::failure::Failure;
-use crate::workspace::{Entry, Workspace};
 
 /// The directory the server serves.
 pub struct Root {
     workspace: Workspace,
-    /// Held while an apply reads, computes and writes.
-    writes: Mutex<()>,
 }
 
 /// A patch applied (or previewed) under the root.
 pub struct Applied {
-    /// The engine's result, one file per operation.
-    pub result: PatchResult,
+    /// The workspace layer's outcome: the engine's results and what each operation did.
+    pub outcome: Outcome,
     /// One per operation: where the file the operation read lives (its key in the server's
     /// record of what the model was shown), the bytes it read, and where the result went.
     pub files: Vec<Touched>,
@@ -33,9 +30,9 @@ pub struct Applied {
 
 /// One operation's file, resolved.
 pub struct Touched {
-    /// The file the operation read or replaced (every link followed).
+    /// The file the operation read or replaced (`.`, `..` and links resolved).
     pub source: PathBuf,
-    /// Its bytes before the apply (`None` for an added file).
+    /// Its text before the apply (`None` for an added file or a binary one).
     pub before: Option<Vec<u8>>,
     /// Where the new text went (the destination of a move; `None` for a deletion).
     pub target: Option<PathBuf>,
@@ -43,7 +40,7 @@ pub struct Touched {
 
 /// A file read for the model.
 pub struct Read {
-    /// Where it lives (every link followed): the key of the record of what was shown.
+    /// Where it lives (links resolved): the key of the record of what was shown.
     pub key: PathBuf,
     /// Its text.
     pub text: String,
@@ -54,100 +51,87 @@ impl Root {
     pub fn open(dir: &Path) -> Result<Root, Failure> {
         Ok(Root {
             workspace: Workspace::open(dir)?,
-            writes: Mutex::new(()),
         })
     }
 
     /// Applies `patch` to the files under the root, or (`dry_run`) computes the result and
     /// writes nothing. Either every file is written or none is.
     pub fn apply(&self, patch: &Patch, opts: &Options, dry_run: bool) -> Result<Applied, Failure> {
-        // A preview reads only; an apply holds the lock from the first read to the last write.
-        let _guard = (!dry_run).then(|| self.lock());
-        let prepared = self.workspace.prepare(patch)?;
-        let result = v4a::apply_patch_indexed(patch, |i, _| prepared.sources[i].as_deref(), opts)?;
-        let files = prepared
-            .ops
+        let wopts = WorkspaceOptions {
+            engine: opts.clone(),
+            ..WorkspaceOptions::default()
+        };
+        let outcome = if dry_run {
+            self.workspace.preview(patch, &wopts)?
+        } else {
+            self.workspace.apply(patch, &wopts)?
+        };
+        let files = outcome
+            .files
             .iter()
-            .zip(&prepared.sources)
-            .zip(&patch.ops)
-            .map(|((paths, before), op)| Touched {
-                source: paths.path.real.clone(),
-                before: before.clone(),
-                target: match op.kind {
-                    v4a::OpKind::Delete => None,
-                    _ => Some(paths.move_to.as_ref().unwrap_or(&paths.path).real.clone()),
-                },
+            .zip(&outcome.result.files)
+            .map(|(o, f)| Touched {
+                source: PathBuf::from(&o.source_key),
+                before: (f.kind != v4a::OpKind::Add && !o.binary)
+                    .then(|| f.applied.source.as_bytes().to_vec()),
+                target: o.target_key.as_ref().map(PathBuf::from),
             })
             .collect();
-        if !dry_run {
-            crate::write::Plan::new(&result, &prepared)?.execute()?;
-        }
-        Ok(Applied { result, files })
+        Ok(Applied { outcome, files })
     }
 
     /// Reads the text of the file at `path` (relative to the root, confined to it like a
     /// patch's paths). Files over `max_bytes`, directories and files that are not UTF-8 are
     /// refused with a message for the model.
     pub fn read(&self, path: &str, max_bytes: u64) -> Result<Read, Failure> {
-        let r = self.workspace.resolve(path, 0).map_err(unnumbered)?;
         let refuse = |status, why: String| Failure::path(status, path, None, why);
-        match &r.state {
-            Entry::Missing => {
+        let shown = v4a_workspace::escape_path(path);
+        let r = match self
+            .workspace
+            .read_file(path, max_bytes, &WorkspaceOptions::default())
+        {
+            Ok(r) => r,
+            Err(e) if e.status() == Some(v4a::Status::MissingSource) => {
                 return Err(refuse(
                     "NOT_FOUND",
                     format!(
-                    "{path:?} does not exist under the workspace root (paths are relative to it)"
-                ),
-                ))
-            }
-            Entry::Dir => {
-                return Err(refuse(
-                    "NOT_A_FILE",
-                    format!("{path:?} is a directory, not a file"),
-                ))
-            }
-            Entry::Other => {
-                return Err(refuse(
-                    "NOT_A_FILE",
-                    format!("{path:?} is not a regular file"),
-                ))
-            }
-            Entry::File(m) if m.len() > max_bytes => {
-                return Err(refuse(
-                    "TOO_LARGE",
-                    format!(
-                        "{path:?} has {} bytes, more than this server shows at once ({max_bytes} \
-                         bytes); edit it with a patch whose context you know, or ask the user",
-                        m.len()
+                        "{shown:?} does not exist under the workspace root (paths are relative \
+                         to it)"
                     ),
                 ))
             }
-            Entry::File(_) => {}
-        }
-        let bytes = std::fs::read(&r.real)
-            .map_err(|e| Failure::io(Some(path), format!("cannot read {path}: {e}")))?;
-        if bytes.len() as u64 > max_bytes {
+            Err(v4a_workspace::Error::PathConflict { .. }) => {
+                return Err(refuse(
+                    "NOT_A_FILE",
+                    format!("{shown:?} is a directory or a special file, not a file"),
+                ))
+            }
+            Err(e) => return Err(unnumbered(e.into())),
+        };
+        let Some(bytes) = r.bytes else {
             return Err(refuse(
                 "TOO_LARGE",
-                format!("{path:?} grew past {max_bytes} bytes while it was read"),
+                format!(
+                    "{shown:?} has {} bytes, more than this server shows at once ({max_bytes} \
+                     bytes); edit it with a patch whose context you know, or ask the user",
+                    r.size
+                ),
             ));
-        }
+        };
         let text = String::from_utf8(bytes).map_err(|e| {
             refuse(
                 "NOT_TEXT",
                 format!(
-                    "{path:?} is not UTF-8 text (invalid byte at offset {}); v4a edits text \
+                    "{shown:?} is not UTF-8 text (invalid byte at offset {}); v4a edits text \
                      files only",
                     e.utf8_error().valid_up_to()
                 ),
             )
         })?;
-        Ok(Read { key: r.real, text })
-    }
-
-    fn lock(&self) -> MutexGuard<'_, ()> {
-        // The guarded data is `()`: a panic while it was held leaves nothing inconsistent.
-        self.writes.lock().unwrap_or_else(|e| e.into_inner())
+        Ok(Read {
+            key: PathBuf::from(r.key),
+            text,
+        })
     }
 }
 
@@ -158,6 +142,12 @@ fn unnumbered(f: Failure) -> Failure {
             p.message = p.message.replace(" (patch line 0)", "");
             p.patch_line = None;
             Failure::Path(p)
+        }
+        Failure::Patch(e) if e.message().contains(" (patch line 0)") => {
+            let msg = e.message().replace(" (patch line 0)", "");
+            let mut d = e.diagnostics().clone();
+            d.patch_line = None;
+            Failure::Patch(v4a::Error::new(e.status(), msg, d))
         }
         other => other,
     }
