@@ -461,6 +461,24 @@ where
     )
 }
 
+/// [`apply_patch_with_bases`] with sources and bases looked up by operation, as
+/// [`apply_patch_indexed`] does (for the C ABI and the workspace layer).
+#[doc(hidden)]
+pub fn apply_patch_indexed_with_bases<S, F, B, G>(
+    patch: &Patch,
+    sources: F,
+    bases: G,
+    opts: &Options,
+) -> Result<PatchResult, Error>
+where
+    S: AsRef<[u8]>,
+    F: FnMut(usize, &FileOp) -> Option<S>,
+    B: AsRef<[u8]>,
+    G: FnMut(usize, &FileOp) -> Option<B>,
+{
+    apply_ops(patch, sources, bases, opts)
+}
+
 fn apply_ops<S, F, B, G>(
     patch: &Patch,
     mut sources: F,

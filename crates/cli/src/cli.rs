@@ -111,6 +111,13 @@ pub struct ApplyArgs {
     #[arg(short = 'd', long, value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
 
+    /// A directory holding the files as the model saw them when it wrote the patch
+    /// (base-aware apply: each updated file found there is the base its hunks are located in,
+    /// and the change is merged into the current file; CONFLICT when both changed the same
+    /// lines).
+    #[arg(long, value_name = "DIR")]
+    pub base_dir: Option<PathBuf>,
+
     /// Write nothing; print the change as a unified diff and where each hunk landed
     #[arg(short = 'n', long)]
     pub dry_run: bool,
@@ -186,6 +193,11 @@ pub struct ReverseArgs {
     /// The directory the patch's paths are relative to
     #[arg(short = 'd', long, value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
+
+    /// The files are the ones after the patch was applied (as after `v4a apply`; the default
+    /// tries the files as before the patch first, then as after it)
+    #[arg(long)]
+    pub applied: bool,
 
     #[command(flatten)]
     pub matching: MatchArgs,

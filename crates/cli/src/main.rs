@@ -112,13 +112,53 @@ fn workspace_options(args: &ApplyArgs) -> WorkspaceOptions {
         allow_read_only: args.allow_read_only,
         allow_vcs: args.allow_vcs,
         lock_wait: Duration::from_secs_f64(args.lock_wait.clamp(0.0, 3600.0)),
+        bases: Default::default(),
     }
+}
+
+/// The bases of `--base-dir`: for each updated file, its copy under DIR, if there is one.
+/// Only relative paths that stay inside DIR are looked up.
+fn read_bases(patch: &Patch, dir: &Path) -> Result<HashMap<String, Vec<u8>>, Failure> {
+    let mut bases = HashMap::new();
+    for op in patch.ops.iter().filter(|op| op.kind == v4a::OpKind::Update) {
+        if v4a::classify_path(&op.path) != v4a::PathClass::Relative {
+            continue;
+        }
+        let file = dir.join(&op.path);
+        match std::fs::read(&file) {
+            Ok(bytes) => {
+                bases.insert(op.path.clone(), bytes);
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(Failure::io(
+                    None,
+                    format!(
+                        "cannot read the base {}: {e}",
+                        escape_path(&file.to_string_lossy())
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(bases)
 }
 
 /// Reads the patch and applies it through the workspace layer (a preview for --dry-run and
 /// --check).
 fn apply_files(args: &ApplyArgs, opts: &WorkspaceOptions) -> Result<Outcome, Failure> {
     let (patch, workspace) = load(args.patch.as_deref(), &args.dir)?;
+    let with_bases;
+    let opts = match &args.base_dir {
+        Some(dir) => {
+            with_bases = WorkspaceOptions {
+                bases: read_bases(&patch, dir)?,
+                ..opts.clone()
+            };
+            &with_bases
+        }
+        None => opts,
+    };
     let outcome = if args.dry_run || args.check {
         workspace.preview(&patch, opts)?
     } else {
@@ -262,25 +302,67 @@ fn default_patch_path(p: &Path) -> String {
 
 fn reverse(args: &ReverseArgs) -> Result<(), Failure> {
     let (patch, workspace) = load(args.patch.as_deref(), &args.dir)?;
-    // The sources, read with the confinement of an apply; a file that does not exist is
-    // reported by the engine as a missing source.
+    let opts = args.matching.options();
+    // The files as after the patch: each operation's written path (a Delete writes none).
+    let after_paths: Vec<&str> = patch
+        .ops
+        .iter()
+        .filter(|op| op.kind != OpKind::Delete)
+        .map(|op| op.target())
+        .collect();
+    if args.applied {
+        let after = read_sources(&workspace, &after_paths)?;
+        return print(&v4a::reverse_applied(
+            &patch,
+            |p| after.get(p).map(Vec::as_slice),
+            &opts,
+        )?);
+    }
+    // The files as before the patch; when they look patched (a hunk already applied, a moved
+    // file missing), the files as after it, as `git apply -R` users expect.
+    let before_paths: Vec<&str> = patch
+        .ops
+        .iter()
+        .filter(|op| op.kind != OpKind::Add)
+        .map(|op| op.path.as_str())
+        .collect();
+    let before = read_sources(&workspace, &before_paths)?;
+    match v4a::reverse(&patch, |p| before.get(p).map(Vec::as_slice), &opts) {
+        Ok(undo) => print(&undo),
+        Err(e)
+            if matches!(
+                e.status(),
+                v4a::Status::AlreadyApplied | v4a::Status::MissingSource
+            ) =>
+        {
+            let after = read_sources(&workspace, &after_paths)?;
+            match v4a::reverse_applied(&patch, |p| after.get(p).map(Vec::as_slice), &opts) {
+                Ok(undo) => print(&undo),
+                Err(_) => Err(e.into()),
+            }
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Reads `paths` with the confinement of an apply; a file that does not exist is left out
+/// (the engine reports it as a missing source).
+fn read_sources<'a>(
+    workspace: &Workspace,
+    paths: &[&'a str],
+) -> Result<HashMap<&'a str, Vec<u8>>, Failure> {
     let opts = WorkspaceOptions::default();
-    let mut sources: HashMap<&str, Vec<u8>> = HashMap::new();
-    for op in patch.ops.iter().filter(|op| op.kind != OpKind::Add) {
-        match workspace.read(&op.path, &opts) {
+    let mut sources = HashMap::new();
+    for &p in paths {
+        match workspace.read(p, &opts) {
             Ok(b) => {
-                sources.insert(op.path.as_str(), b);
+                sources.insert(p, b);
             }
             Err(e) if e.status() == Some(v4a::Status::MissingSource) => {}
             Err(e) => return Err(e.into()),
         }
     }
-    let undo = v4a::reverse(
-        &patch,
-        |p| sources.get(p).map(Vec::as_slice),
-        &args.matching.options(),
-    )?;
-    print(&undo)
+    Ok(sources)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1484,3 +1484,105 @@ fn the_demo_patch_applies_byte_for_byte() {
     );
     assert_eq!(tree(tmp.path()), before);
 }
+
+#[test]
+fn base_dir_locates_the_hunks_where_the_model_saw_them() {
+    let tmp = TempDir::new().expect("temporary directory");
+    let (dir, base) = (tmp.path().join("work"), tmp.path().join("base"));
+    fs::create_dir_all(&dir).unwrap();
+    fs::create_dir_all(&base).unwrap();
+    // The model read a.py; since then the function it edits was duplicated above it, so the
+    // hunk's lines occur twice and a plain apply refuses.
+    write_files(&base, &[("a.py", "def f():\n    run(1)\n")]);
+    write_files(
+        &dir,
+        &[("a.py", "def g():\n    run(1)\n\ndef f():\n    run(1)\n")],
+    );
+    let patch = tmp.path().join("p.patch");
+    fs::write(
+        &patch,
+        "*** Begin Patch\n*** Update File: a.py\n-    run(1)\n+    run(2)\n*** End Patch\n",
+    )
+    .unwrap();
+    let dir_s = dir.to_str().unwrap();
+    let patch_s = patch.to_str().unwrap();
+    let plain = run(&["apply", "--dir", dir_s, patch_s]);
+    assert_eq!(code(&plain), 1, "{}", stderr(&plain));
+    assert!(
+        stderr(&plain).contains("matches 2 places"),
+        "{}",
+        stderr(&plain)
+    );
+    let out = run(&[
+        "apply",
+        "--dir",
+        dir_s,
+        "--base-dir",
+        base.to_str().unwrap(),
+        patch_s,
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        fs::read_to_string(dir.join("a.py")).unwrap(),
+        "def g():\n    run(1)\n\ndef f():\n    run(2)\n"
+    );
+    // Now the current file changed the very line the patch changes: CONFLICT, nothing written.
+    write_files(&dir, &[("a.py", "def f():\n    run(10)\n")]);
+    let out = run(&[
+        "apply",
+        "--dir",
+        dir_s,
+        "--base-dir",
+        base.to_str().unwrap(),
+        patch_s,
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("conflicts with a change made to a.py"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("a.py")).unwrap(),
+        "def f():\n    run(10)\n"
+    );
+}
+
+#[test]
+fn reverse_after_apply_undoes_the_patch() {
+    let tmp = TempDir::new().expect("temporary directory");
+    let dir = tmp.path().join("work");
+    fs::create_dir_all(&dir).unwrap();
+    write_files(&dir, &[("a.txt", "one\ntwo\n"), ("m.txt", "x\n")]);
+    let patch = tmp.path().join("p.patch");
+    fs::write(
+        &patch,
+        "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+uno\n*** Update File: m.txt\n\
+         *** Move to: moved.txt\n*** Add File: n.txt\n+new\n*** End Patch\n",
+    )
+    .unwrap();
+    let (dir_s, patch_s) = (dir.to_str().unwrap(), patch.to_str().unwrap());
+    let before = tree(&dir);
+    // Before the apply: the reverse from the files as they are.
+    let out = run(&["reverse", "--dir", dir_s, patch_s]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(code(&run(&["apply", "--dir", dir_s, patch_s])), 0);
+    // After it (git apply -R users): the reverse from the applied files, not an empty patch.
+    let out = run(&["reverse", "--dir", dir_s, patch_s]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "*** Begin Patch\n*** Delete File: n.txt\n*** Update File: moved.txt\n*** Move to: m.txt\n\
+         *** Update File: a.txt\n@@\n-uno\n+one\n two\n*** End Patch\n"
+    );
+    let undo = tmp.path().join("undo.patch");
+    fs::write(&undo, stdout(&out)).unwrap();
+    assert_eq!(
+        code(&run(&["apply", "--dir", dir_s, undo.to_str().unwrap()])),
+        0
+    );
+    assert_eq!(tree(&dir), before);
+    // Forcing the after-state on files that are not patched says so.
+    let out = run(&["reverse", "--applied", "--dir", dir_s, patch_s]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+}

@@ -81,6 +81,10 @@ pub struct WorkspaceOptions {
     /// How long an apply waits for another apply on the same root to finish before it fails
     /// with `LOCKED` (default 5 s).
     pub lock_wait: Duration,
+    /// The texts the model saw, by path as the patch writes it (base-aware apply: the hunks
+    /// of an Update whose path is here are located in its base and merged into the current
+    /// file; a change that touches one made since is `CONFLICT`). Empty by default.
+    pub bases: std::collections::HashMap<String, Vec<u8>>,
 }
 
 impl Default for WorkspaceOptions {
@@ -91,6 +95,7 @@ impl Default for WorkspaceOptions {
             allow_read_only: false,
             allow_vcs: false,
             lock_wait: Duration::from_secs(5),
+            bases: std::collections::HashMap::new(),
         }
     }
 }
@@ -434,7 +439,7 @@ fn compute(
     mut plans: Vec<OpPlan>,
     opts: &WorkspaceOptions,
 ) -> Result<(Outcome, Work)> {
-    let result = v4a::apply_patch_indexed(
+    let result = v4a::apply_patch_indexed_with_bases(
         patch,
         |i, op| {
             let plan = plans.get_mut(i)?;
@@ -451,6 +456,10 @@ fn compute(
                 OpKind::Add => None,
                 _ => plan.path.fp.map(|_| plan.bytes.take().unwrap_or_default()),
             }
+        },
+        |_, op| match op.kind {
+            OpKind::Update => opts.bases.get(&op.path),
+            _ => None,
         },
         &opts.engine,
     )
