@@ -9,9 +9,10 @@
 //! The merge is line-based and byte-exact: lines are compared with their terminators, and
 //! every line of the result is a line of the current text or of the patched base, copied
 //! whole. The base → patched-base side is the engine's own edit script (no second diff); the
-//! base → current side is a Myers diff from `similar`. A change of the patch that overlaps or
-//! touches a change the current text already has is a [`Status::Conflict`], unless both made
-//! the same change.
+//! base → current side is a Myers diff from `similar`. A change of the patch that overlaps a
+//! change the current text already has (or inserts at the same place) is a
+//! [`Status::Conflict`], unless both made the same change; changes that only touch merge in
+//! their one order.
 //!
 //! Why not a merge library: `diffy::merge` returns the merged text with conflict markers
 //! (no structured conflict to explain to the model) and splits lines at `\n` only, so a
@@ -36,10 +37,13 @@ struct Edit {
     hunk: usize,
 }
 
-/// Whether two base ranges overlap or touch (an insertion at the edge of a change counts:
-/// which goes first is not known, so neither order is safe).
+/// Whether two changes of the base conflict: their ranges overlap (an insertion strictly
+/// inside the other's range included), or both insert at the same place (which goes first is
+/// not known). Changes that only touch have one order: an insertion at the edge of a
+/// replaced range goes on its side of it.
 fn interact(a: &Range<usize>, b: &Range<usize>) -> bool {
-    a.start <= b.end && b.start <= a.end
+    let overlap = a.start < b.end && b.start < a.end;
+    overlap || a.is_empty() && b.is_empty() && a.start == b.start
 }
 
 /// Merges `patched` (the patch applied to the base: `patched.source` is the base) into
@@ -73,8 +77,11 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
     let (mut i, mut j) = (0usize, 0usize);
     while i < theirs.len() || j < ours.len() {
         // The next cluster: edits of both sides that interact, transitively.
+        // In base order; at one place, an insertion before a range that starts there.
         let first = match (theirs.get(i), ours.get(j)) {
-            (Some(t), Some(o)) if t.base.start <= o.base.start => t.base.clone(),
+            (Some(t), Some(o)) if (t.base.start, t.base.end) <= (o.base.start, o.base.end) => {
+                t.base.clone()
+            }
             (Some(t), None) => t.base.clone(),
             (_, Some(o)) => o.base.clone(),
             (None, None) => break,

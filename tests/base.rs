@@ -1,6 +1,6 @@
 //! Base-aware apply (`apply_with_base`) against an oracle: a random base, random independent
-//! edits for the current text and for the patch. When the two sets of edits do not touch, the
-//! result is the text with both applied; when they do, `CONFLICT`; never anything else.
+//! edits for the current text and for the patch. When the two sets of edits do not overlap,
+//! the result is the text with both applied; when they do, `CONFLICT`; never anything else.
 
 use proptest::prelude::*;
 use v4a::{apply, apply_with_base, make_patch, GenerateOptions, Mode, Options, Status};
@@ -34,8 +34,10 @@ fn edits(n: usize, tag: &'static str) -> impl Strategy<Value = Vec<Edit>> {
     })
 }
 
+/// The merge's conflict rule: overlapping ranges, or two insertions at one place.
 fn touch(a: &Edit, b: &Edit) -> bool {
-    a.start <= b.end && b.start <= a.end
+    let overlap = a.start < b.end && b.start < a.end;
+    overlap || a.start == a.end && b.start == b.end && a.start == b.start
 }
 
 /// Applies edits (in base coordinates) to the base lines.
@@ -69,10 +71,10 @@ fn case() -> impl Strategy<Value = (Vec<String>, Vec<Edit>, Vec<Edit>, &'static 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
 
     #[test]
-    fn merges_independent_edits_and_refuses_touching_ones((base, theirs, ours, eol) in case()) {
+    fn merges_independent_edits_and_refuses_overlapping_ones((base, theirs, ours, eol) in case()) {
         let base_text = join(&base, eol);
         let current = join(&apply_edits(&base, &theirs.iter().collect::<Vec<_>>()), eol);
         let patched = join(&apply_edits(&base, &ours.iter().collect::<Vec<_>>()), eol);

@@ -13,6 +13,7 @@ mod tools;
 mod transport;
 mod write;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -303,7 +304,21 @@ impl Inner {
     }
 
     fn inner_apply(&self, patch: &Patch, dry_run: bool) -> Result<(String, Value), Failure> {
-        let applied = self.root.apply(patch, &self.options, dry_run)?;
+        // What read_file showed of each updated file is its base: the hunks are located in
+        // the text the model saw and merged into the current one.
+        let bases: HashMap<String, Vec<u8>> = {
+            let shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+            patch
+                .ops
+                .iter()
+                .filter(|op| op.kind == v4a::OpKind::Update)
+                .filter_map(|op| {
+                    let key = self.root.key(&op.path)?;
+                    Some((op.path.clone(), shown.get(&key)?.as_bytes().to_vec()))
+                })
+                .collect()
+        };
+        let applied = self.root.apply(patch, &self.options, bases, dry_run)?;
         let doc = crate::json::success(&applied.outcome, dry_run);
         if dry_run {
             return Ok((preview_text(&applied.outcome.result), doc));
@@ -317,8 +332,8 @@ impl Inner {
             if let Some(before) = &touched.before {
                 if seen.as_bytes() != before.as_slice() {
                     text.push_str(&format!(
-                        "Note: {} had changed since read_file showed it; the patch was applied \
-                         to its current text.\n",
+                        "Note: {} had changed since read_file showed it; the patch was located \
+                         in the text read_file showed and merged into its current text.\n",
                         file.path
                     ));
                 }

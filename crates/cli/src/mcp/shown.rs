@@ -49,6 +49,11 @@ impl Shown {
         self.texts.insert(key, (self.clock, text));
     }
 
+    /// What was shown of `key`, if it is remembered.
+    pub fn get(&self, key: &Path) -> Option<&str> {
+        self.texts.get(key).map(|(_, t)| t.as_str())
+    }
+
     /// Forgets `key`, returning what was shown of it.
     pub fn forget(&mut self, key: &Path) -> Option<String> {
         let (_, text) = self.texts.remove(key)?;

@@ -7,6 +7,7 @@
 //! and neither do this server and a `v4a apply` in the same directory), an intent journal,
 //! fingerprints checked before replacing.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use v4a::{Options, Patch};
@@ -56,9 +57,18 @@ impl Root {
 
     /// Applies `patch` to the files under the root, or (`dry_run`) computes the result and
     /// writes nothing. Either every file is written or none is.
-    pub fn apply(&self, patch: &Patch, opts: &Options, dry_run: bool) -> Result<Applied, Failure> {
+    /// `bases` are the texts the model was shown, by the patch's paths: those files' hunks are
+    /// located there and merged into the current text (base-aware apply).
+    pub fn apply(
+        &self,
+        patch: &Patch,
+        opts: &Options,
+        bases: HashMap<String, Vec<u8>>,
+        dry_run: bool,
+    ) -> Result<Applied, Failure> {
         let wopts = WorkspaceOptions {
             engine: opts.clone(),
+            bases,
             ..WorkspaceOptions::default()
         };
         let outcome = if dry_run {
@@ -78,6 +88,16 @@ impl Root {
             })
             .collect();
         Ok(Applied { outcome, files })
+    }
+
+    /// The key of the file at `path` in the record of what was shown (links resolved), when
+    /// it exists under the root; nothing is read.
+    pub fn key(&self, path: &str) -> Option<PathBuf> {
+        let r = self
+            .workspace
+            .read_file(path, 0, &WorkspaceOptions::default())
+            .ok()?;
+        Some(PathBuf::from(r.key))
     }
 
     /// Reads the text of the file at `path` (relative to the root, confined to it like a

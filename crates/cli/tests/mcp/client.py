@@ -246,6 +246,30 @@ async def read_then_apply(root):
 
 
 @check
+async def read_file_is_the_base_of_a_later_apply(root):
+    (root / "job.py").write_text("def run():\n    retries = 1\n")
+    async with server(root) as (s, _):
+        r = await s.call_tool("read_file", {"path": "job.py"})
+        expect(not r.is_error, text_of(r))
+        # Since the read, someone duplicated the function: the hunk's line now occurs twice,
+        # and only the base says which one the model meant.
+        (root / "job.py").write_text("def run_old():\n    retries = 1\n\ndef run():\n    retries = 1\n")
+        r = await s.call_tool("apply_patch", {"input": patch(
+            "*** Update File: job.py", "@@ def run():", "-    retries = 1", "+    retries = 3")})
+        expect(not r.is_error and "merged into its current text" in text_of(r), text_of(r))
+        expect((root / "job.py").read_text()
+               == "def run_old():\n    retries = 1\n\ndef run():\n    retries = 3\n", "merged")
+        # Now the file changes the very line the next patch changes: CONFLICT, nothing written.
+        r = await s.call_tool("read_file", {"path": "job.py"})
+        (root / "job.py").write_text("def run_old():\n    retries = 1\n\ndef run():\n    retries = 5\n")
+        r = await s.call_tool("apply_patch", {"input": patch(
+            "*** Update File: job.py", "@@ def run():", "-    retries = 3", "+    retries = 4")})
+        expect(r.is_error and "conflicts with a change made to job.py" in text_of(r)
+               and r.structured_content["error"]["status"] == "CONFLICT", text_of(r))
+        expect((root / "job.py").read_text().endswith("retries = 5\n"), "nothing written")
+
+
+@check
 async def read_only_serves_reading_and_previews(root):
     (root / "a.txt").write_text("a\n")
     async with server(root, "--read-only") as (s, _):
