@@ -36,6 +36,7 @@ function run(c) {
   try {
     if (c.mode !== null) {
       // The single-file API; before/ holds at most one file, the source (none = empty).
+      if (c.before.size > 1) throw new Error("bad vector: a mode case has at most one file in before/");
       const source = c.before.size === 1 ? [...c.before.values()][0] : new Uint8Array(0);
       return { single: apply(source, c.patch, { ...c.options, mode: c.mode }) };
     }
