@@ -29,7 +29,8 @@ if (!skipCargo) {
   // For the tests only: a build whose `v4a_test_panic` export panics inside the engine, to
   // check that the trap becomes an INTERNAL error and the module is reloaded. Built first:
   // both builds write the same file, and the one shipped is the second.
-  cargo(["--features", "test-panic"]);
+  // The feature lives in crates/ffi (libv4a only packages it).
+  cargo(["--features", "v4a-ffi/test-panic"]);
   cpSync(wasmOut, join(testDir, "v4a-test-panic.wasm"));
   cargo([]);
 }

@@ -8,7 +8,6 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 import * as v4a from "../dist/esm/index.js";
-import { compare } from "./support/outcome.mjs";
 
 await v4a.init();
 
@@ -328,13 +327,4 @@ test("initSync takes the module's bytes", async () => {
   assert.equal(apply("a\n", "@@\n-a\n+b\n").text, "b\n");
   assert.throws(() => v4a.initSync(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])), /not a v4a.wasm/);
   assert.equal(apply("a\n", "@@\n-a\n+c\n").text, "c\n", "a refused module leaves the engine loaded");
-});
-
-test("the vector comparison reports a wrong outcome", () => {
-  const files = new Map([["a", new Uint8Array([1])]]);
-  assert.deepEqual(compare({ files, expect: [] }, { files, applied: [] }), []);
-  assert.equal(compare({ files, expect: [] }, { files: new Map([["a", new Uint8Array([2])]]), applied: [] }).length, 1);
-  assert.equal(compare({ error: { status: "AMBIGUOUS", checks: [] } }, { files, applied: [] }).length, 1);
-  const fuzz = { path: null, check: "fuzz", value: 1 };
-  assert.equal(compare({ files, expect: [fuzz] }, { files, applied: [{ keys: [], result: { fuzz: 0, hunks: [] } }] }).length, 1);
 });
