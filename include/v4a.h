@@ -558,7 +558,7 @@ typedef struct v4a_hunk_report {
      */
     uint32_t candidates;
     /**
-     * `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order.
+     * `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order, merged.
      */
     v4a_hunk_flags flags;
     /**
@@ -1009,6 +1009,13 @@ typedef uint32_t v4a_shape;
 #define V4A_HUNK_OUT_OF_ORDER 8
 
 /**
+ * `v4a_hunk_report.flags`: located in the base and carried into the current text by a
+ * three-way merge (`v4a_apply_with_base`, `v4a_patch_apply_with_bases`); the report's
+ * ranges are in the current text.
+ */
+#define V4A_HUNK_MERGED 16
+
+/**
  * File operation: `*** Add File`.
  */
 #define V4A_OP_ADD 0
@@ -1126,6 +1133,32 @@ v4a_status v4a_apply_mode_name(const uint8_t *source,
                                size_t diff_len,
                                const uint8_t *mode_name,
                                size_t mode_name_len,
+                               const struct v4a_options *options,
+                               struct v4a_result **result_out);
+
+/**
+ * `v4a_apply` for a diff written against `base`, the text the model saw (what the read tool
+ * returned), applied to `source`, the text as it is now.
+ *
+ * The hunks are located in `base` (the usual levels and rules apply there) and the change
+ * is carried into `source` by a three-way merge; merged hunks have `V4A_HUNK_MERGED` in their
+ * flags and their ranges in `source`. When `base` equals `source`, the result is exactly
+ * `v4a_apply`'s. A hunk whose lines were also changed in `source` since the base is
+ * `V4A_STATUS_CONFLICT`, whose message shows the three versions of those lines and how to
+ * resend the hunk. A hunk not found in `base` is tried on `source`; when that fails too, the
+ * error says that the file changed since the model read it.
+ *
+ * `base` is a `(pointer, length)` UTF-8 input like `source`; `(NULL, 0)` is an empty base
+ * (the model saw an empty file). Without a base, call `v4a_apply`. In modes create and
+ * delete the base is not used (nor, for create, read). Everything else is as `v4a_apply`.
+ */
+v4a_status v4a_apply_with_base(const uint8_t *source,
+                               size_t source_len,
+                               const uint8_t *base,
+                               size_t base_len,
+                               const uint8_t *diff,
+                               size_t diff_len,
+                               v4a_mode mode,
                                const struct v4a_options *options,
                                struct v4a_result **result_out);
 
@@ -1318,6 +1351,27 @@ v4a_status v4a_patch_apply(const struct v4a_patch *patch,
                            size_t sources_len,
                            const struct v4a_options *options,
                            struct v4a_result_set **result_set_out);
+
+/**
+ * `v4a_patch_apply` for a patch written against `bases`, the texts the model saw (what the
+ * read tool returned), applied to `sources`, the texts as they are now; atomically.
+ *
+ * `bases` is aligned with `v4a_patch_ops` like `sources` (`bases_len` must equal its length):
+ * for each Update File operation, the content the model was shown with `present = 1`, or
+ * `present = 0` when it is unknown (that file is applied as by `v4a_patch_apply`). Entries of
+ * Add and Delete operations are not read. A file with a base has its hunks located in the
+ * base and carried into its source by a three-way merge, as `v4a_apply_with_base` does
+ * (`V4A_HUNK_MERGED` in the hunks' flags); a hunk whose lines were also changed since is
+ * `V4A_STATUS_CONFLICT`, and nothing is applied. Bases must be UTF-8 and are not kept.
+ * Everything else is as `v4a_patch_apply`.
+ */
+v4a_status v4a_patch_apply_with_bases(const struct v4a_patch *patch,
+                                      const struct v4a_source *sources,
+                                      size_t sources_len,
+                                      const struct v4a_source *bases,
+                                      size_t bases_len,
+                                      const struct v4a_options *options,
+                                      struct v4a_result_set **result_set_out);
 
 /**
  * Writes the patch that undoes `patch`, given the sources it applies to (aligned with the

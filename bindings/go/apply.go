@@ -112,6 +112,9 @@ type HunkReport struct {
 	EndOfFile bool
 	// OutOfOrder: the hunk was found before the previous hunk.
 	OutOfOrder bool
+	// Merged: the hunk was located in the base (ApplyWithBase, ApplyPatchWithBases) and
+	// carried into the current text by a three-way merge; the ranges are in the current text.
+	Merged bool
 	// PatchLine is the 1-based patch line where the hunk starts.
 	PatchLine int
 }
@@ -317,6 +320,7 @@ func resultFrom(v *C.v4a_go_views, input string, reuse bool) *Result {
 				AlreadyApplied: h.flags&C.V4A_HUNK_ALREADY_APPLIED != 0,
 				EndOfFile:      h.flags&C.V4A_HUNK_END_OF_FILE != 0,
 				OutOfOrder:     h.flags&C.V4A_HUNK_OUT_OF_ORDER != 0,
+				Merged:         h.flags&C.V4A_HUNK_MERGED != 0,
 				PatchLine:      int(h.patch_line),
 			}
 		}

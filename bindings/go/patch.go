@@ -331,38 +331,45 @@ func applyPatch(p *Patch, sources Sources, opts *Options, share bool) (*PatchRes
 		}
 		var set *C.v4a_result_set
 		status := C.v4a_patch_apply(h, srcs, n, co, &set)
-		if set == nil {
-			return statusError(Code(status), "")
-		}
-		defer C.v4a_result_set_free(set)
-		if status != C.V4A_STATUS_OK {
-			return errorFrom(C.v4a_result_set_error(set), status)
-		}
-		view := C.v4a_result_set_files(set)
-		files := viewSlice(view.ptr, view.len)
-		out = &PatchResult{
-			Files:   make([]FileResult, len(files)),
-			Summary: goString(C.v4a_result_set_summary(set)),
-		}
-		var v C.v4a_go_views
-		for i := range files {
-			f := &files[i]
-			C.v4a_go_read(f.result, &v)
-			input := ""
-			if i < len(inputs) {
-				input = inputs[i]
-			}
-			out.Files[i] = FileResult{
-				Kind:   OpKind(f.kind),
-				Path:   goString(f.path),
-				MoveTo: goString(f.move_to),
-				Result: resultFrom(&v, input, share),
-			}
-		}
-		return nil
+		out, err = patchResultFrom(set, status, inputs, share)
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// patchResultFrom turns a result set handle into a *PatchResult or an *Error, and frees it.
+// inputs are the sources the Sources returned, aligned with the operations.
+func patchResultFrom(set *C.v4a_result_set, status C.v4a_status, inputs []string, share bool) (*PatchResult, error) {
+	if set == nil {
+		return nil, statusError(Code(status), "")
+	}
+	defer C.v4a_result_set_free(set)
+	if status != C.V4A_STATUS_OK {
+		return nil, errorFrom(C.v4a_result_set_error(set), status)
+	}
+	view := C.v4a_result_set_files(set)
+	files := viewSlice(view.ptr, view.len)
+	out := &PatchResult{
+		Files:   make([]FileResult, len(files)),
+		Summary: goString(C.v4a_result_set_summary(set)),
+	}
+	var v C.v4a_go_views
+	for i := range files {
+		f := &files[i]
+		C.v4a_go_read(f.result, &v)
+		input := ""
+		if i < len(inputs) {
+			input = inputs[i]
+		}
+		out.Files[i] = FileResult{
+			Kind:   OpKind(f.kind),
+			Path:   goString(f.path),
+			MoveTo: goString(f.move_to),
+			Result: resultFrom(&v, input, share),
+		}
 	}
 	return out, nil
 }

@@ -1,8 +1,8 @@
 /*
  * The C API, function by function: versions and statuses, options, single-file apply with
- * every accessor, diagnostics, multi-file patches, refinement, generation round trips, the
- * tool-calling kit, and bad inputs (NULL everywhere, invalid UTF-8, out-of-range values,
- * zero-length inputs, the panic export).
+ * every accessor, diagnostics, multi-file patches, base-aware apply (single and multi-file),
+ * refinement, generation round trips, the tool-calling kit, and bad inputs (NULL everywhere,
+ * invalid UTF-8, out-of-range values, zero-length inputs, the panic export).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -1282,6 +1282,274 @@ static void test_panic_boundary(void) {
 #endif
 }
 
+/* Base-aware apply: the diff was written against the text the model saw (the base); the
+ * file has changed since. */
+#define BASE_TWICE "fn a() {\n    run(1);\n}\n"
+#define CURRENT_TWICE "fn a() {\n    run(1);\n}\nfn b() {\n    run(1);\n}\n"
+#define DIFF_TWICE "-    run(1);\n+    run(2);\n"
+#define BASE_X "def f():\n    x = 1\n    return x\n"
+#define CURRENT_X "def f():\n    x = 10\n    return x\n"
+#define DIFF_X "@@ def f():\n-    x = 1\n+    x = 2\n"
+#define CONFLICT_MESSAGE                                                                        \
+    "hunk 1 (patch line 1) conflicts with a change made to the file since the model read it: " \
+    "the lines it changes were also changed in the current file.\n"                            \
+    "What the model saw (line 2):\n  |    x = 1\n"                                              \
+    "What the file has now (line 2):\n  |    x = 10\n"                                          \
+    "What the patch wanted (line 2):\n  |    x = 2\n"                                           \
+    "Resend the hunk against the current lines shown above."
+
+static v4a_result *apply_base(const char *source, const char *base, const char *diff,
+                              uint32_t mode, v4a_status want) {
+    v4a_result *r = NULL;
+    CHECK_STATUS(v4a_apply_with_base((const uint8_t *)source, strlen(source),
+                                     (const uint8_t *)base, strlen(base), (const uint8_t *)diff,
+                                     strlen(diff), mode, NULL, &r),
+                 want);
+    CHECK(r != NULL && v4a_result_status(r) == want);
+    return r;
+}
+
+static void test_apply_with_base(void) {
+    v4a_result *r, *plain;
+    v4a_hunk_reports h;
+    const v4a_error *e;
+    const uint8_t bad[] = {'a', '\n', 0xC3, '\n'};
+
+    /* the hunk's lines now occur twice: ambiguous without the base, placed with it */
+    plain = apply(CURRENT_TWICE, DIFF_TWICE, V4A_MODE_UPDATE, NULL, V4A_STATUS_AMBIGUOUS);
+    v4a_result_free(plain);
+    r = apply_base(CURRENT_TWICE, BASE_TWICE, DIFF_TWICE, V4A_MODE_UPDATE, V4A_STATUS_OK);
+    CHECK_VIEW(v4a_result_text(r), "fn a() {\n    run(2);\n}\nfn b() {\n    run(1);\n}\n");
+    CHECK_VIEW(v4a_result_source(r), CURRENT_TWICE);
+    h = v4a_result_hunks(r);
+    CHECK(h.len == 1);
+    if (h.len == 1) {
+        CHECK(h.ptr[0].flags == V4A_HUNK_MERGED);
+        CHECK(h.ptr[0].old_start == 2 && h.ptr[0].old_len == 1);
+        CHECK(h.ptr[0].new_start == 2 && h.ptr[0].new_len == 1);
+    }
+    CHECK(v4a_result_changes(r).len == 1);
+    v4a_result_free(r);
+
+    /* drift above the hunk: carried down, ranges in the current text; mode move too */
+    r = apply_base("import os\n" BASE_X, BASE_X, DIFF_X, V4A_MODE_UPDATE, V4A_STATUS_OK);
+    CHECK_VIEW(v4a_result_text(r), "import os\ndef f():\n    x = 2\n    return x\n");
+    h = v4a_result_hunks(r);
+    CHECK(h.len == 1 && (h.ptr[0].flags & V4A_HUNK_MERGED) && h.ptr[0].old_start == 3);
+    v4a_result_free(r);
+
+    /* a base equal to the source: exactly the plain apply, no merge flag */
+    r = apply_base(BASE_X, BASE_X, DIFF_X, V4A_MODE_UPDATE, V4A_STATUS_OK);
+    plain = apply(BASE_X, DIFF_X, V4A_MODE_UPDATE, NULL, V4A_STATUS_OK);
+    CHECK(v4a_result_text(r).len == v4a_result_text(plain).len &&
+          memcmp(v4a_result_text(r).ptr, v4a_result_text(plain).ptr,
+                 v4a_result_text(r).len) == 0);
+    h = v4a_result_hunks(r);
+    CHECK(h.len == 1 && h.ptr[0].flags == 0 && h.ptr[0].old_start == 2);
+    v4a_result_free(plain);
+    v4a_result_free(r);
+
+    /* the same lines changed on both sides: a conflict showing the three versions */
+    r = apply_base(CURRENT_X, BASE_X, DIFF_X, V4A_MODE_UPDATE, V4A_STATUS_CONFLICT);
+    e = error_of(r, V4A_STATUS_CONFLICT);
+    if (e) {
+        CHECK_VIEW(e->message, CONFLICT_MESSAGE);
+        CHECK(e->candidates.len == 1 && e->candidates.ptr[0] == 2);
+    }
+    CHECK_VIEW(v4a_result_text(r), "");
+    CHECK(v4a_result_hunks(r).len == 0);
+    CHECK(strcmp(v4a_status_str(V4A_STATUS_CONFLICT), "CONFLICT") == 0);
+    v4a_result_free(r);
+
+    /* not in the base nor in the file: the error says the file changed */
+    r = apply_base("a\nB\nc\nd\n", "a\nb\nc\n", "@@\n-x\n+y\n", V4A_MODE_UPDATE,
+                   V4A_STATUS_CONTEXT_NOT_FOUND);
+    e = error_of(r, V4A_STATUS_CONTEXT_NOT_FOUND);
+    CHECK(e != NULL && view_contains(e->message, "The file changed since the model read it"));
+    v4a_result_free(r);
+
+    /* the base is checked as UTF-8 and named; create mode neither reads nor checks it */
+    r = NULL;
+    CHECK_STATUS(v4a_apply_with_base(LIT("a\n"), bad, sizeof bad, LIT("@@\n-a\n+b\n"),
+                                     V4A_MODE_UPDATE, NULL, &r),
+                 V4A_STATUS_INVALID_UTF8);
+    e = error_of(r, V4A_STATUS_INVALID_UTF8);
+    if (e) {
+        CHECK_VIEW(e->input, "base");
+        CHECK(e->byte_offset == 2);
+    }
+    v4a_result_free(r);
+    r = NULL;
+    CHECK_STATUS(v4a_apply_with_base(NULL, 0, bad, sizeof bad, LIT("+new\n"), V4A_MODE_CREATE,
+                                     NULL, &r),
+                 V4A_STATUS_OK);
+    CHECK_VIEW(v4a_result_text(r), "new\n");
+    v4a_result_free(r);
+    /* (NULL, 0) is an empty base (the model saw an empty file), not "no base": the line the
+     * file gained since and the added line meet at the same place, a conflict, where the
+     * plain apply appends */
+    plain = apply("top\n", "@@\n+added\n", V4A_MODE_UPDATE, NULL, V4A_STATUS_OK);
+    CHECK_VIEW(v4a_result_text(plain), "top\nadded\n");
+    v4a_result_free(plain);
+    r = NULL;
+    CHECK_STATUS(v4a_apply_with_base(LIT("top\n"), NULL, 0, LIT("@@\n+added\n"),
+                                     V4A_MODE_UPDATE, NULL, &r),
+                 V4A_STATUS_CONFLICT);
+    e = error_of(r, V4A_STATUS_CONFLICT);
+    if (e) {
+        CHECK_VIEW(e->message, "hunk 1 (patch line 1) conflicts with a change made to the file "
+                               "since the model read it: the lines it changes were also changed "
+                               "in the current file.\n"
+                               "What the model saw (before line 1):\n  (no lines)\n"
+                               "What the file has now (line 1):\n  |top\n"
+                               "What the patch wanted (line 1):\n  |added\n"
+                               "Resend the hunk against the current lines shown above.");
+    }
+    v4a_result_free(r);
+
+    /* bad arguments: NULL with a length, a NULL out-pointer, a bad mode */
+    r = NULL;
+    CHECK_STATUS(v4a_apply_with_base(LIT("a\n"), NULL, 3, LIT("@@\n-a\n+b\n"), V4A_MODE_UPDATE,
+                                     NULL, &r),
+                 V4A_STATUS_NULL_ARGUMENT);
+    e = error_of(r, V4A_STATUS_NULL_ARGUMENT);
+    if (e) {
+        CHECK_VIEW(e->message,
+                   "base is NULL but its length is 3: pass (NULL, 0) for an empty input");
+    }
+    v4a_result_free(r);
+    CHECK_STATUS(v4a_apply_with_base(LIT("a\n"), LIT("a\n"), LIT("@@\n-a\n+b\n"),
+                                     V4A_MODE_UPDATE, NULL, NULL),
+                 V4A_STATUS_NULL_ARGUMENT);
+    r = NULL;
+    CHECK_STATUS(v4a_apply_with_base(LIT("a\n"), LIT("a\n"), LIT("@@\n-a\n+b\n"), 7, NULL, &r),
+                 V4A_STATUS_UNSUPPORTED_MODE);
+    v4a_result_free(r);
+}
+
+#define BASES_PATCH                  \
+    "*** Begin Patch\n"              \
+    "*** Update File: a.py\n"        \
+    DIFF_X                           \
+    "*** Add File: new.txt\n"        \
+    "+new\n"                         \
+    "*** Update File: b.txt\n"       \
+    "@@\n"                           \
+    "-old\n"                         \
+    "+new\n"                         \
+    "*** End Patch\n"
+
+static void set_text(v4a_source *s, const char *text) {
+    s->ptr = (const uint8_t *)text;
+    s->len = strlen(text);
+    s->present = 1;
+    s->reserved = 0;
+}
+
+static void test_patch_apply_with_bases(void) {
+    v4a_patch *p = NULL;
+    v4a_source sources[3], bases[3];
+    v4a_result_set *set = NULL;
+    v4a_file_results files;
+    v4a_hunk_reports h;
+    const v4a_error *e;
+
+    CHECK_STATUS(v4a_patch_parse(LIT(BASES_PATCH), &p), V4A_STATUS_OK);
+    memset(sources, 0, sizeof sources);
+    memset(bases, 0, sizeof bases);
+    set_text(&sources[0], "import os\n" BASE_X);
+    set_text(&sources[2], "old\n");
+    set_text(&bases[0], BASE_X);
+    /* the base of b.txt is unknown (present = 0); the Add's entry is not read */
+    bases[1].present = 1;
+    bases[1].ptr = (const uint8_t *)"\xFF";
+    bases[1].len = 1;
+
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 3, bases, 3, NULL, &set), V4A_STATUS_OK);
+    files = v4a_result_set_files(set);
+    CHECK(files.len == 3);
+    if (files.len == 3) {
+        CHECK_VIEW(v4a_result_text(files.ptr[0].result),
+                   "import os\ndef f():\n    x = 2\n    return x\n");
+        h = v4a_result_hunks(files.ptr[0].result);
+        CHECK(h.len == 1 && h.ptr[0].flags == V4A_HUNK_MERGED && h.ptr[0].old_start == 3);
+        CHECK_VIEW(v4a_result_text(files.ptr[1].result), "new\n");
+        CHECK_VIEW(v4a_result_text(files.ptr[2].result), "new\n");
+        h = v4a_result_hunks(files.ptr[2].result);
+        CHECK(h.len == 1 && h.ptr[0].flags == 0);
+    }
+    CHECK_VIEW(v4a_result_set_summary(set), "Success. Updated the following files:\n"
+                                            "M a.py\nA new.txt\nM b.txt\n");
+    v4a_result_set_free(set);
+
+    /* a conflict in one file: nothing is applied, the error names the file */
+    set = NULL;
+    set_text(&sources[0], CURRENT_X);
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 3, bases, 3, NULL, &set),
+                 V4A_STATUS_CONFLICT);
+    CHECK(v4a_result_set_files(set).len == 0);
+    e = v4a_result_set_error(set);
+    CHECK(e != NULL);
+    if (e) {
+        CHECK_STATUS(e->status, V4A_STATUS_CONFLICT);
+        CHECK_VIEW(e->path, "a.py");
+        CHECK(view_contains(e->message, "What the file has now (line 2):\n  |    x = 10\n"));
+    }
+    v4a_result_set_free(set);
+
+    /* every base unknown: as v4a_patch_apply (x = 1 is no longer in a.py: not found) */
+    set = NULL;
+    memset(bases, 0, sizeof bases);
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 3, bases, 3, NULL, &set),
+                 V4A_STATUS_CONTEXT_NOT_FOUND);
+    v4a_result_set_free(set);
+
+    /* bad base arrays */
+    set = NULL;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 3, bases, 2, NULL, &set),
+                 V4A_STATUS_INVALID_ARGUMENT);
+    e = v4a_result_set_error(set);
+    CHECK(e != NULL && view_contains(e->message, "3 operations but 2 bases"));
+    v4a_result_set_free(set);
+    set = NULL;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 3, NULL, 3, NULL, &set),
+                 V4A_STATUS_NULL_ARGUMENT);
+    e = v4a_result_set_error(set);
+    CHECK(e != NULL && view_contains(e->message, "bases is NULL but bases_len is 3"));
+    v4a_result_set_free(set);
+    set = NULL;
+    bases[2].present = 2;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 3, bases, 3, NULL, &set),
+                 V4A_STATUS_INVALID_ARGUMENT);
+    e = v4a_result_set_error(set);
+    CHECK(e != NULL && view_equals(e->message, "bases[2].present is 2: expected 0 or 1", 38));
+    v4a_result_set_free(set);
+    set = NULL;
+    set_text(&sources[0], "import os\n" BASE_X);
+    bases[2].present = 1;
+    bases[2].ptr = (const uint8_t *)"x\xFF\n";
+    bases[2].len = 3;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 3, bases, 3, NULL, &set),
+                 V4A_STATUS_INVALID_UTF8);
+    e = v4a_result_set_error(set);
+    CHECK(e != NULL && view_equals(e->input, "base", 4) && view_equals(e->path, "b.txt", 5));
+    v4a_result_set_free(set);
+    set = NULL;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 2, bases, 3, NULL, &set),
+                 V4A_STATUS_INVALID_ARGUMENT);
+    e = v4a_result_set_error(set);
+    CHECK(e != NULL && view_contains(e->message, "3 operations but 2 sources"));
+    v4a_result_set_free(set);
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 3, bases, 3, NULL, NULL),
+                 V4A_STATUS_NULL_ARGUMENT);
+    set = NULL;
+    CHECK_STATUS(v4a_patch_apply_with_bases(NULL, NULL, 0, NULL, 0, NULL, &set),
+                 V4A_STATUS_NULL_ARGUMENT);
+    CHECK(set != NULL && view_equals(v4a_result_set_error(set)->message, "patch is NULL", 13));
+    v4a_result_set_free(set);
+    v4a_patch_free(p);
+}
+
 /* The sections, each a CTest test of its own (c_api_<name>, tests/c/CMakeLists.txt lists
  * them): `test_api NAME` runs one, `test_api` all of them. */
 typedef struct {
@@ -1296,6 +1564,7 @@ static const api_section SECTIONS[] = {
       test_modes}},
     {"diagnostics", {test_diagnostics, test_invalid_utf8}},
     {"multi_file", {test_multi_file, test_classify_path}},
+    {"base", {test_apply_with_base, test_patch_apply_with_bases}},
     {"refinement", {test_refinement}},
     {"generation", {test_generation_round_trip, test_tools}},
     {"bad_inputs",

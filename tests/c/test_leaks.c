@@ -3,9 +3,10 @@
  * small inputs, run under valgrind memcheck with --leak-check=full (CTest label valgrind):
  * versions and names, options, single-file applies in every mode with every accessor read,
  * every diagnostic status, multi-file parse/apply/reverse (success, apply and parse
- * failures, bad source arrays), generation, normalisation, unified diffs, path
- * classification, the tool-calling kit, NULL arguments, accessors and frees of NULL, and the
- * panic boundary. Every call's status is checked, so each path is really taken.
+ * failures, bad source arrays), base-aware apply (single and multi-file: merges, conflicts,
+ * bad bases), generation, normalisation, unified diffs, path classification, the
+ * tool-calling kit, NULL arguments, accessors and frees of NULL, and the panic boundary.
+ * Every call's status is checked, so each path is really taken.
  *
  * check_leak_coverage.cmake fails when an export declared in include/v4a.h is not called here.
  *
@@ -434,6 +435,110 @@ static void multi_file(void) {
     CHECK_STATUS(v4a_patch_reverse(NULL, NULL, 0, NULL, NULL), V4A_STATUS_NULL_ARGUMENT);
 }
 
+/* Base-aware apply, single and multi-file: a merge with every view read, a conflict, bad
+ * bases, NULL arguments. */
+static void base_aware(void) {
+    static const uint8_t bad_base[] = {'x', 0xFF, '\n'};
+    static const char base[] = "def f():\n    x = 1\n    return x\n";
+    static const char drifted[] = "import os\ndef f():\n    x = 1\n    return x\n";
+    static const char conflicting[] = "def f():\n    x = 10\n    return x\n";
+    static const char diff[] = "@@ def f():\n-    x = 1\n+    x = 2\n";
+    static const char patch_text[] = "*** Begin Patch\n*** Update File: a.py\n"
+                                     "@@ def f():\n-    x = 1\n+    x = 2\n"
+                                     "*** Add File: n.txt\n+n\n*** End Patch\n";
+    v4a_options o;
+    v4a_result *r = NULL;
+    v4a_text *t = NULL;
+    v4a_patch *p = NULL;
+    v4a_result_set *set = NULL;
+    v4a_source sources[2], bases[2];
+    v4a_file_results files;
+    size_t i;
+
+    v4a_options_init(&o);
+    o.diff_style = V4A_DIFF_STYLE_FULL;
+    o.refine = 1;
+    CHECK_STATUS(v4a_apply_with_base(LIT(drifted), LIT(base), LIT(diff), V4A_MODE_UPDATE, &o, &r),
+                 V4A_STATUS_OK);
+    CHECK(v4a_result_hunks(r).len == 1 && v4a_result_hunks(r).ptr[0].flags == V4A_HUNK_MERGED);
+    read_result(r);
+    CHECK_STATUS(v4a_result_unified_diff(r, 3, &t), V4A_STATUS_OK);
+    v4a_text_free(t);
+    t = NULL;
+    v4a_result_free(r);
+    r = NULL;
+    CHECK_STATUS(v4a_apply_with_base(LIT(conflicting), LIT(base), LIT(diff), V4A_MODE_UPDATE, &o,
+                                     &r),
+                 V4A_STATUS_CONFLICT);
+    read_error(v4a_result_error(r), V4A_STATUS_CONFLICT);
+    read_result(r);
+    v4a_result_free(r);
+    r = NULL;
+    CHECK_STATUS(v4a_apply_with_base(LIT(drifted), bad_base, sizeof bad_base, LIT(diff),
+                                     V4A_MODE_UPDATE, NULL, &r),
+                 V4A_STATUS_INVALID_UTF8);
+    read_error(v4a_result_error(r), V4A_STATUS_INVALID_UTF8);
+    v4a_result_free(r);
+    r = NULL;
+    CHECK_STATUS(v4a_apply_with_base(LIT(drifted), NULL, 4, LIT(diff), V4A_MODE_UPDATE, NULL, &r),
+                 V4A_STATUS_NULL_ARGUMENT);
+    read_error(v4a_result_error(r), V4A_STATUS_NULL_ARGUMENT);
+    v4a_result_free(r);
+    CHECK_STATUS(v4a_apply_with_base(LIT(drifted), LIT(base), LIT(diff), V4A_MODE_UPDATE, NULL,
+                                     NULL),
+                 V4A_STATUS_NULL_ARGUMENT);
+
+    CHECK_STATUS(v4a_patch_parse(LIT(patch_text), &p), V4A_STATUS_OK);
+    memset(sources, 0, sizeof sources);
+    memset(bases, 0, sizeof bases);
+    sources[0].ptr = (const uint8_t *)drifted;
+    sources[0].len = sizeof drifted - 1;
+    sources[0].present = 1;
+    bases[0].ptr = (const uint8_t *)base;
+    bases[0].len = sizeof base - 1;
+    bases[0].present = 1;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 2, bases, 2, &o, &set), V4A_STATUS_OK);
+    files = v4a_result_set_files(set);
+    CHECK(files.len == 2);
+    for (i = 0; i < files.len; i++) {
+        read_result(files.ptr[i].result);
+    }
+    CHECK(v4a_result_set_summary(set).len > 0);
+    v4a_result_set_free(set);
+    set = NULL;
+    sources[0].ptr = (const uint8_t *)conflicting;
+    sources[0].len = sizeof conflicting - 1;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 2, bases, 2, NULL, &set),
+                 V4A_STATUS_CONFLICT);
+    read_error(v4a_result_set_error(set), V4A_STATUS_CONFLICT);
+    v4a_result_set_free(set);
+    set = NULL;
+    bases[0].ptr = bad_base;
+    bases[0].len = sizeof bad_base;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 2, bases, 2, NULL, &set),
+                 V4A_STATUS_INVALID_UTF8);
+    read_error(v4a_result_set_error(set), V4A_STATUS_INVALID_UTF8);
+    v4a_result_set_free(set);
+    set = NULL;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 2, bases, 1, NULL, &set),
+                 V4A_STATUS_INVALID_ARGUMENT);
+    read_error(v4a_result_set_error(set), V4A_STATUS_INVALID_ARGUMENT);
+    v4a_result_set_free(set);
+    set = NULL;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 2, NULL, 2, NULL, &set),
+                 V4A_STATUS_NULL_ARGUMENT);
+    read_error(v4a_result_set_error(set), V4A_STATUS_NULL_ARGUMENT);
+    v4a_result_set_free(set);
+    set = NULL;
+    CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 2, bases, 2, NULL, NULL),
+                 V4A_STATUS_NULL_ARGUMENT);
+    v4a_patch_free(p);
+    CHECK_STATUS(v4a_patch_apply_with_bases(NULL, NULL, 0, NULL, 0, NULL, &set),
+                 V4A_STATUS_NULL_ARGUMENT);
+    read_error(v4a_result_set_error(set), V4A_STATUS_NULL_ARGUMENT);
+    v4a_result_set_free(set);
+}
+
 static void generation(void) {
     v4a_generate_options g;
     v4a_text *t = NULL;
@@ -612,6 +717,7 @@ int main(int argc, char **argv) {
         single_file_success();
         single_file_failures();
         multi_file();
+        base_aware();
         generation();
         paths_and_tools();
         null_handles();

@@ -132,6 +132,12 @@ namespace V4A
         EndOfFile = 4,
         /// <summary>Found before the previous hunk (out of file order).</summary>
         OutOfOrder = 8,
+        /// <summary>
+        /// Located in the base and carried into the current text by a three-way merge
+        /// (<c>Patch.ApplyWithBase</c>, <c>Patch.ApplyWithBases</c>); the report's ranges are
+        /// in the current text.
+        /// </summary>
+        Merged = 16,
     }
 
     /// <summary>The kind of a file operation of a multi-file patch.</summary>

@@ -277,6 +277,11 @@ namespace V4A
             UIntPtr modeNameLen, V4AOptionsNative* options, IntPtr* resultOut);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern uint v4a_apply_with_base(
+            byte* source, UIntPtr sourceLen, byte* baseText, UIntPtr baseLen, byte* diff, UIntPtr diffLen,
+            uint mode, V4AOptionsNative* options, IntPtr* resultOut);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern void v4a_result_free(IntPtr result);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
@@ -352,6 +357,11 @@ namespace V4A
         internal static extern uint v4a_patch_apply(
             IntPtr patch, V4ASourceNative* sources, UIntPtr sourcesLen, V4AOptionsNative* options,
             IntPtr* resultSetOut);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern uint v4a_patch_apply_with_bases(
+            IntPtr patch, V4ASourceNative* sources, UIntPtr sourcesLen, V4ASourceNative* bases,
+            UIntPtr basesLen, V4AOptionsNative* options, IntPtr* resultSetOut);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern void v4a_result_set_free(IntPtr resultSet);

@@ -234,6 +234,9 @@ namespace V4A
 
         /// <summary>Found before the previous hunk (out of file order).</summary>
         public bool OutOfOrder { get { return (Flags & HunkFlags.OutOfOrder) != 0; } }
+
+        /// <summary>Located in the base and merged into the current text (<see cref="HunkFlags.Merged"/>).</summary>
+        public bool Merged { get { return (Flags & HunkFlags.Merged) != 0; } }
     }
 
     /// <summary>One entry of the structured line diff.</summary>

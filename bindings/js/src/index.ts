@@ -124,6 +124,11 @@ export interface HunkReport {
   endOfFile: boolean;
   /** Found before the previous hunk. */
   outOfOrder: boolean;
+  /**
+   * Located in the base and carried into the current text by a three-way merge
+   * (`applyWithBase`, `applyPatchWithBases`); the ranges are in the current text.
+   */
+  merged: boolean;
   /** 1-based patch line where the hunk starts. */
   patchLine: number;
   /** For each old-side line, the strictest level it matches at. */
@@ -569,6 +574,7 @@ function copyResult(handle: number, wantDiff: boolean, knownSource?: string): Ap
       alreadyApplied: (flags & 2) !== 0,
       endOfFile: (flags & 4) !== 0,
       outOfOrder: (flags & 8) !== 0,
+      merged: (flags & 16) !== 0,
       patchLine: u32(at + 32),
       lineLevels: viewU32s(at + 40).map((l) => LEVELS[l] ?? "fold"),
     });
@@ -617,6 +623,59 @@ export function apply(source: Input, diff: Input, options?: SingleApplyOptions):
     const status = call("v4a_apply_mode_name", sp, sl, dp, dl, mp, ml, opts, out);
     handle = u32(out);
     if (handle === 0) throw new V4AError(status || 16, "v4a: v4a_apply returned no result");
+    if (status !== 0) throw readError(call("v4a_result_error", handle), status);
+    return copyResult(
+      handle,
+      wantsDiff(options),
+      typeof source === "string" && mode !== "create" ? source : undefined,
+    );
+  } finally {
+    if (handle !== 0) call("v4a_result_free", handle);
+    arena.free();
+  }
+}
+
+/** The C ABI codes of the modes (`V4A_MODE_*`). */
+const MODE_CODES: Readonly<Record<string, number>> = { update: 0, create: 1, delete: 2, move: 3 };
+
+/**
+ * `apply` for a diff written against `base`, the text the model saw (what the read tool
+ * returned), applied to `source`, the text as it is now. The hunks are located in the base
+ * and the change carried into the source by a three-way merge (those hunks report `merged`,
+ * with their ranges in the source); when the base equals the source, the result is exactly
+ * `apply`'s. A hunk whose lines the source also changed since the base throws a V4AError
+ * `CONFLICT` whose message shows the three versions and says how to resend the hunk. An empty
+ * base is a base (the model saw an empty file): without one, call `apply`.
+ */
+export function applyWithBase(
+  source: Input,
+  base: Input,
+  diff: Input,
+  options?: SingleApplyOptions,
+): ApplyResult {
+  wasm();
+  const arena = new Arena();
+  let handle = 0;
+  try {
+    const { mode = "update", ...rest } = options ?? {};
+    if (typeof mode !== "string") throw invalid("mode must be a string");
+    const [sp, sl] = arena.input(source, "source");
+    const [bp, bl] = arena.input(base, "base");
+    const [dp, dl] = arena.input(diff, "patch");
+    const opts = writeOptions(arena, options === undefined ? undefined : rest);
+    const out = outSlot();
+    const known = Object.prototype.hasOwnProperty.call(MODE_CODES, mode);
+    const code = known ? MODE_CODES[mode] : undefined;
+    let status: number;
+    if (code === undefined) {
+      // An unknown mode name: the library's own refusal and message (it names the valid modes).
+      const [mp, ml] = arena.input(mode, "mode");
+      status = call("v4a_apply_mode_name", sp, sl, dp, dl, mp, ml, opts, out);
+    } else {
+      status = call("v4a_apply_with_base", sp, sl, bp, bl, dp, dl, code, opts, out);
+    }
+    handle = u32(out);
+    if (handle === 0) throw new V4AError(status || 16, "v4a: v4a_apply_with_base returned no result");
     if (status !== 0) throw readError(call("v4a_result_error", handle), status);
     return copyResult(
       handle,
@@ -716,30 +775,85 @@ export function applyPatch(
     const opts = writeOptions(arena, options);
     const out = outSlot();
     const status = call("v4a_patch_apply", patchHandle, sourcesPtr, ops.length, opts, out);
-    const set = u32(out);
-    if (set === 0) throw new V4AError(status || 16, "v4a: v4a_patch_apply returned no result");
-    try {
-      if (status !== 0) throw readError(call("v4a_result_set_error", set), status);
-      const view = callView("v4a_result_set_files", set);
-      const filesPtr = u32(view);
-      const count = u32(view + 4);
-      const files: FileResult[] = [];
-      const diff = wantsDiff(options);
-      for (let i = 0; i < count; i++) {
-        const at = filesPtr + i * SIZE.fileResult;
-        files.push({
-          kind: OP_KINDS[u32(at)] ?? "update",
-          path: viewString(at + 8) ?? "",
-          moveTo: viewString(at + 16),
-          result: copyResult(u32(at + 24), diff),
-        });
-      }
-      const summary = viewString(callView("v4a_result_set_summary", set)) ?? "";
-      return { files, summary };
-    } finally {
-      call("v4a_result_set_free", set);
-    }
+    return readResultSet(out, status, options);
   });
+}
+
+/**
+ * `applyPatch` for a patch written against `bases`, the texts the model saw, applied to
+ * `sources`, the texts as they are now; atomically. `bases` (like `sources`: a record, a Map
+ * or a function) is asked for the base of each Update's path; an absent entry, `undefined` or
+ * `null` is an unknown base (that file is applied as by `applyPatch`). Files with a base are
+ * merged as `applyWithBase` does; a conflict in any file throws `CONFLICT` (its
+ * `diagnostics.path` names the file) and nothing is applied.
+ */
+export function applyPatchWithBases(
+  patch: Patch | Input,
+  sources: Sources,
+  bases: Sources,
+  options?: ApplyOptions,
+): PatchResult {
+  const [text, strict] = patch instanceof Patch ? [patch.text, patch.strict] : [patch, false];
+  return withPatch(text, strict, (patchHandle, ops, arena) => {
+    const sourcesPtr = writeSources(arena, ops, sources);
+    const basesPtr = writeBases(arena, ops, bases);
+    const opts = writeOptions(arena, options);
+    const out = outSlot();
+    const status = call(
+      "v4a_patch_apply_with_bases",
+      patchHandle,
+      sourcesPtr,
+      ops.length,
+      basesPtr,
+      ops.length,
+      opts,
+      out,
+    );
+    return readResultSet(out, status, options);
+  });
+}
+
+/** Writes the `v4a_source` array of the bases of `ops` (only Update entries are asked for). */
+function writeBases(arena: Arena, ops: PatchOp[], bases: Sources): number {
+  const values = ops.map((op) => (op.kind === "update" ? lookup(bases, op.path) : null));
+  const at = arena.alloc(ops.length * SIZE.source);
+  values.forEach((value, i) => {
+    const entry = at + i * SIZE.source;
+    const known = value !== null && value !== undefined;
+    const [ptr, len] = known ? arena.input(value, "base") : [0, 0];
+    setU32(entry, ptr);
+    setU32(entry + 4, len);
+    setU32(entry + 8, known ? 1 : 0);
+    setU32(entry + 12, 0);
+  });
+  return at;
+}
+
+/** Copies the result set stored at `out` into a PatchResult (or throws its error), and frees it. */
+function readResultSet(out: number, status: number, options: ApplyOptions | undefined): PatchResult {
+  const set = u32(out);
+  if (set === 0) throw new V4AError(status || 16, "v4a: v4a_patch_apply returned no result");
+  try {
+    if (status !== 0) throw readError(call("v4a_result_set_error", set), status);
+    const view = callView("v4a_result_set_files", set);
+    const filesPtr = u32(view);
+    const count = u32(view + 4);
+    const files: FileResult[] = [];
+    const diff = wantsDiff(options);
+    for (let i = 0; i < count; i++) {
+      const at = filesPtr + i * SIZE.fileResult;
+      files.push({
+        kind: OP_KINDS[u32(at)] ?? "update",
+        path: viewString(at + 8) ?? "",
+        moveTo: viewString(at + 16),
+        result: copyResult(u32(at + 24), diff),
+      });
+    }
+    const summary = viewString(callView("v4a_result_set_summary", set)) ?? "";
+    return { files, summary };
+  } finally {
+    call("v4a_result_set_free", set);
+  }
 }
 
 /**

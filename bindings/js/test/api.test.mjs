@@ -48,6 +48,7 @@ test("apply returns the text, the source and a report per hunk", () => {
       alreadyApplied: false,
       endOfFile: false,
       outOfOrder: false,
+      merged: false,
       patchLine: 1,
       lineLevels: ["exact", "exact", "exact"],
     },

@@ -1,4 +1,5 @@
-//! Single-file apply: `v4a_apply` and `v4a_apply_mode_name`, which make a `v4a_result`.
+//! Single-file apply: `v4a_apply`, `v4a_apply_mode_name` and `v4a_apply_with_base`, which
+//! make a `v4a_result`.
 
 use crate::boundary::{bytes_in, enum_in, ffi_boundary, out_ptr, str_in};
 use crate::constants::{v4a_mode, v4a_status};
@@ -77,4 +78,57 @@ pub unsafe extern "C" fn v4a_apply_mode_name(
         })();
         Ok(publish_result(out, outcome))
     }
+}
+
+/// `v4a_apply` for a diff written against `base`, the text the model saw (what the read tool
+/// returned), applied to `source`, the text as it is now.
+///
+/// The hunks are located in `base` (the usual levels and rules apply there) and the change
+/// is carried into `source` by a three-way merge; merged hunks have `V4A_HUNK_MERGED` in their
+/// flags and their ranges in `source`. When `base` equals `source`, the result is exactly
+/// `v4a_apply`'s. A hunk whose lines were also changed in `source` since the base is
+/// `V4A_STATUS_CONFLICT`, whose message shows the three versions of those lines and how to
+/// resend the hunk. A hunk not found in `base` is tried on `source`; when that fails too, the
+/// error says that the file changed since the model read it.
+///
+/// `base` is a `(pointer, length)` UTF-8 input like `source`; `(NULL, 0)` is an empty base
+/// (the model saw an empty file). Without a base, call `v4a_apply`. In modes create and
+/// delete the base is not used (nor, for create, read). Everything else is as `v4a_apply`.
+#[no_mangle]
+pub unsafe extern "C" fn v4a_apply_with_base(
+    source: *const u8,
+    source_len: usize,
+    base: *const u8,
+    base_len: usize,
+    diff: *const u8,
+    diff_len: usize,
+    mode: v4a_mode,
+    options: *const v4a_options,
+    result_out: *mut *mut v4a_result,
+) -> v4a_status {
+    ffi_boundary! {
+        let out = out_ptr(result_out)?;
+        let outcome = (|| {
+            let source = bytes_in("source", source, source_len)?;
+            let base = bytes_in("base", base, base_len)?;
+            let diff = bytes_in("diff", diff, diff_len)?;
+            let mode = enum_in("mode", mode, &Mode::ALL, MODE_NAMES)
+                .map_err(|e| Error::simple(Status::UnsupportedMode, e.message()))?;
+            let options = options_in(options)?;
+            // As `apply_bytes`: the patch first, and neither text in create mode.
+            let diff = utf8("patch", diff)?;
+            let (source, base) = if mode == Mode::Create {
+                ("", "")
+            } else {
+                (utf8("source", source)?, utf8("base", base)?)
+            };
+            engine::apply_with_base(source, base, diff, mode, &options)
+        })();
+        Ok(publish_result(out, outcome))
+    }
+}
+
+/// `bytes` as UTF-8, or `V4A_STATUS_INVALID_UTF8` naming `what` with the byte offset.
+fn utf8<'a>(what: &str, bytes: &'a [u8]) -> Result<&'a str, Error> {
+    std::str::from_utf8(bytes).map_err(|e| Error::invalid_utf8(what, e))
 }

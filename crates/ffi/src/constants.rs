@@ -153,6 +153,10 @@ pub const V4A_HUNK_ALREADY_APPLIED: v4a_hunk_flags = 2;
 pub const V4A_HUNK_END_OF_FILE: v4a_hunk_flags = 4;
 /// `v4a_hunk_report.flags`: found before the previous hunk (out of file order).
 pub const V4A_HUNK_OUT_OF_ORDER: v4a_hunk_flags = 8;
+/// `v4a_hunk_report.flags`: located in the base and carried into the current text by a
+/// three-way merge (`v4a_apply_with_base`, `v4a_patch_apply_with_bases`); the report's
+/// ranges are in the current text.
+pub const V4A_HUNK_MERGED: v4a_hunk_flags = 16;
 
 /// The kind of a file operation: `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
 pub type v4a_op_kind = u32;

@@ -231,20 +231,50 @@ unsafe fn sources_in<'a>(
             ),
         ));
     }
-    if sources_len == 0 {
-        return Ok(Vec::new());
-    }
-    if sources.is_null() {
+    entries_in("sources", sources, sources_len)
+}
+
+/// The bases of `v4a_patch_apply_with_bases`, one per operation; `None` where unknown.
+unsafe fn bases_in<'a>(
+    patch: &Patch,
+    bases: *const v4a_source,
+    bases_len: usize,
+) -> Result<Vec<Option<&'a [u8]>>, Error> {
+    if bases_len != patch.ops.len() {
         return Err(Error::simple(
-            Status::NullArgument,
-            format!("sources is NULL but sources_len is {sources_len}"),
+            Status::InvalidArgument,
+            format!(
+                "the patch has {} operations but {bases_len} bases were given: pass one \
+                 v4a_source per operation, in the order of v4a_patch_ops, with present = 0 \
+                 where the base is unknown (only the entries of Update File operations are \
+                 read)",
+                patch.ops.len()
+            ),
         ));
     }
-    std::slice::from_raw_parts(sources, sources_len)
+    entries_in("bases", bases, bases_len)
+}
+
+/// The `v4a_source` array `name` of `len` entries (its length already checked).
+unsafe fn entries_in<'a>(
+    name: &str,
+    entries: *const v4a_source,
+    len: usize,
+) -> Result<Vec<Option<&'a [u8]>>, Error> {
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    if entries.is_null() {
+        return Err(Error::simple(
+            Status::NullArgument,
+            format!("{name} is NULL but {name}_len is {len}"),
+        ));
+    }
+    std::slice::from_raw_parts(entries, len)
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let what = format!("sources[{i}]");
+            let what = format!("{name}[{i}]");
             reserved_in(&format!("{what}.reserved"), s.reserved)?;
             let present = flag_in(&format!("{what}.present"), s.present)?;
             let bytes = bytes_in(&what, s.ptr, s.len)?;
@@ -286,6 +316,61 @@ pub unsafe extern "C" fn v4a_patch_apply(
         })();
         Ok(v4a_result_set::publish(out, outcome))
     }
+}
+
+/// `v4a_patch_apply` for a patch written against `bases`, the texts the model saw (what the
+/// read tool returned), applied to `sources`, the texts as they are now; atomically.
+///
+/// `bases` is aligned with `v4a_patch_ops` like `sources` (`bases_len` must equal its length):
+/// for each Update File operation, the content the model was shown with `present = 1`, or
+/// `present = 0` when it is unknown (that file is applied as by `v4a_patch_apply`). Entries of
+/// Add and Delete operations are not read. A file with a base has its hunks located in the
+/// base and carried into its source by a three-way merge, as `v4a_apply_with_base` does
+/// (`V4A_HUNK_MERGED` in the hunks' flags); a hunk whose lines were also changed since is
+/// `V4A_STATUS_CONFLICT`, and nothing is applied. Bases must be UTF-8 and are not kept.
+/// Everything else is as `v4a_patch_apply`.
+#[no_mangle]
+pub unsafe extern "C" fn v4a_patch_apply_with_bases(
+    patch: *const v4a_patch,
+    sources: *const v4a_source,
+    sources_len: usize,
+    bases: *const v4a_source,
+    bases_len: usize,
+    options: *const v4a_options,
+    result_set_out: *mut *mut v4a_result_set,
+) -> v4a_status {
+    ffi_boundary! {
+        let out = out_ptr(result_set_out)?;
+        let outcome = (|| {
+            let patch = patch
+                .as_ref()
+                .ok_or_else(|| Error::simple(Status::NullArgument, "patch is NULL"))?
+                .parsed()?;
+            let sources = sources_in(patch, sources, sources_len)?;
+            let bases = bases_in(patch, bases, bases_len)?;
+            let options = options_in(options)?;
+            // The Rust API looks texts up by path; paths are unique within a patch.
+            let by_path = op_indices(patch);
+            let at = |path: &str| by_path.get(path).copied();
+            engine::apply_patch_with_bases(
+                patch,
+                |path| at(path).and_then(|i| sources[i]),
+                |path| at(path).and_then(|i| bases[i]),
+                &options,
+            )
+        })();
+        Ok(v4a_result_set::publish(out, outcome))
+    }
+}
+
+/// Each operation's index by its path (paths are unique within a parsed patch).
+fn op_indices(patch: &Patch) -> HashMap<&str, usize> {
+    patch
+        .ops
+        .iter()
+        .enumerate()
+        .map(|(i, op)| (op.path.as_str(), i))
+        .collect()
 }
 
 /// Writes the patch that undoes `patch`, given the sources it applies to (aligned with the
