@@ -1,0 +1,179 @@
+//! Where a hunk's old side is searched and when a match counts as unique: the region after
+//! the previous hunk, the anchor's block, out-of-order fallbacks, and the levels that count
+//! as one for uniqueness (SPEC §3.2).
+
+use std::ops::Range;
+
+use super::anchor::AnchorMatch;
+use super::index::{Budget, LineIndex, Pattern};
+use super::{diagnose, old_side, overlapping_hunk, Level, Placement, Search, CANDIDATE_LIMIT};
+use crate::error::Error;
+use crate::options::Options;
+
+/// A unique match of a hunk's old side.
+pub(crate) struct Hit {
+    /// First file line of the match.
+    pub start: usize,
+    /// The level it matched at.
+    pub level: Level,
+    /// How many candidates the deciding level had (more than one only in first-match mode).
+    pub candidates: u32,
+}
+
+/// The windows of `range` matching `pattern` at the strictest level that has any, in file
+/// order. Exact and trim-end count as one level: when exact finds some, the trim-end windows
+/// are the candidates (two places that differ only by trailing whitespace look the same to the
+/// model). Every candidate is verified against the lines.
+pub(crate) fn candidates(
+    index: &mut LineIndex<'_>,
+    pattern: &mut Pattern<'_>,
+    opts: &Options,
+    range: Range<usize>,
+    budget: &mut Budget,
+) -> Result<Option<(Level, Vec<usize>)>, Error> {
+    let Some((level, found)) = index.search(
+        pattern,
+        opts.max_level,
+        range.clone(),
+        CANDIDATE_LIMIT,
+        budget,
+    )?
+    else {
+        return Ok(None);
+    };
+    if level == Level::Exact
+        && opts.max_level >= Level::TrimEnd
+        && !opts.first_match
+        && index.any_trailing_ws(budget)?
+    {
+        let loose = index.find_windows(pattern, Level::TrimEnd, range, CANDIDATE_LIMIT, budget)?;
+        if loose.len() > found.len() {
+            return Ok(Some((Level::TrimEnd, loose)));
+        }
+    }
+    Ok(Some((level, found)))
+}
+
+/// The one candidate of `range`; two or more is an ambiguity error (first-match mode takes
+/// the first).
+fn unique_in(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    pattern: &mut Pattern<'_>,
+    old: &[&str],
+    range: Range<usize>,
+    budget: &mut Budget,
+) -> Result<Option<Hit>, Error> {
+    let Some((level, found)) = candidates(index, pattern, s.opts, range, budget)? else {
+        return Ok(None);
+    };
+    if found.len() > 1 && !s.opts.first_match {
+        return Err(diagnose::ambiguous(
+            index, s.cx, old, &found, level, s.anchor,
+        ));
+    }
+    Ok(Some(Hit {
+        start: found[0],
+        level,
+        candidates: found.len() as u32,
+    }))
+}
+
+/// An out-of-order hit must not overlap a hunk placed before it.
+fn no_overlap(s: &Search<'_, '_>, hit: &Hit, m: usize) -> Result<(), Error> {
+    match overlapping_hunk(s.placed, hit.start, m) {
+        Some(other) => Err(diagnose::overlaps_placed(
+            s.cx, hit.start, m, s.placed, other,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A hunk without an anchor: unique in its region, else (out of order) unique in the whole
+/// file and clear of the hunks placed before it.
+pub(crate) fn in_region(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    pattern: &mut Pattern<'_>,
+    old: &[&str],
+    budget: &mut Budget,
+) -> Result<Option<Hit>, Error> {
+    let n = index.len();
+    if let Some(hit) = unique_in(index, s, pattern, old, s.region_start..n, budget)? {
+        return Ok(Some(hit));
+    }
+    if s.region_start == 0 {
+        return Ok(None);
+    }
+    let Some(hit) = unique_in(index, s, pattern, old, 0..n, budget)? else {
+        return Ok(None);
+    };
+    no_overlap(s, &hit, old.len())?;
+    Ok(Some(hit))
+}
+
+/// A hunk with anchors: inside the innermost anchor's block only, after the previous hunk
+/// first when that hunk ends inside the block (a repeated anchor), then in the whole block
+/// (out of order, clear of the hunks placed before it). Nothing outside the block counts.
+pub(crate) fn in_block(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    pattern: &mut Pattern<'_>,
+    old: &[&str],
+    a: &AnchorMatch,
+    budget: &mut Budget,
+) -> Result<Option<Hit>, Error> {
+    let block = a.block.clone();
+    let prev_inside = s.region_start > block.start && s.region_start < block.end;
+    if prev_inside {
+        let after = s.region_start..block.end;
+        if let Some(hit) = unique_in(index, s, pattern, old, after, budget)? {
+            return Ok(Some(hit));
+        }
+    }
+    let Some(hit) = unique_in(index, s, pattern, old, block, budget)? else {
+        return Ok(None);
+    };
+    if hit.start < s.region_start {
+        no_overlap(s, &hit, old.len())?;
+    }
+    Ok(Some(hit))
+}
+
+/// A hunk that matched with trailing empty context lines is also read without them: a stray
+/// blank line is no evidence against the end of the file, where the hunk's other lines may
+/// sit with no line after them. When that reading lands elsewhere, the hunk is ambiguous.
+pub(crate) fn check_blank_tail(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+    short: usize,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    let hunk = s.cx.hunk;
+    if hunk.end_of_file || s.opts.first_match {
+        return Ok(());
+    }
+    let old = old_side(hunk, short);
+    let (n, m) = (index.len(), old.len());
+    if m == 0 || m > n || n - m == p.start {
+        return Ok(());
+    }
+    let at = n - m;
+    let from = s.anchor.map_or(s.region_start, |a| a.block.start);
+    if at < from || s.anchor.is_some_and(|a| a.block.end < n) {
+        return Ok(());
+    }
+    let mut pattern = Pattern::new(old.clone());
+    for &level in s.opts.max_level.up_to() {
+        if level > p.level.max(Level::TrimEnd) {
+            break;
+        }
+        if index.window_matches(&mut pattern, level, at, budget)? {
+            let mut found = vec![p.start, at];
+            found.sort_unstable();
+            return Err(diagnose::ambiguous_blank_tail(index, s.cx, &found, at));
+        }
+    }
+    Ok(())
+}
