@@ -83,10 +83,54 @@ fn closer_elsewhere(
     let here = similarity_at(index, s, used, at);
     let mut budget = Budget::new(2_000_000 + 4 * index.len() as u64);
     let exclude = at..at + new_len.max(1);
-    match closest_region(index, &old, range, Some(exclude), &mut budget) {
-        Some(r) => r.similarity > here + 1e-9,
-        None => false,
+    let Some(r) = closest_region(index, &old, range, Some(exclude), &mut budget) else {
+        return false;
+    };
+    let lines = index.lines();
+    let there = old
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            let j = r.start + k;
+            if j < lines.len() {
+                fine_similarity(lines.get(j), l)
+            } else {
+                0.0
+            }
+        })
+        .sum::<f64>()
+        / old.len().max(1) as f64;
+    there > here + 1e-9
+}
+
+/// Line similarity that also sees single characters: bigrams alone cannot tell
+/// `compute(x)` from `compute(y)` when comparing both to `compute( x )`.
+fn fine_similarity(a: &str, b: &str) -> f64 {
+    (similarity(a, b) + char_dice(a, b)) / 2.0
+}
+
+/// Dice coefficient of the non-space characters of two lines (as multisets).
+fn char_dice(a: &str, b: &str) -> f64 {
+    let mut x: Vec<char> = a.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut y: Vec<char> = b.chars().filter(|c| !c.is_whitespace()).collect();
+    if x.is_empty() && y.is_empty() {
+        return 1.0;
     }
+    x.sort_unstable();
+    y.sort_unstable();
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * common as f64 / (x.len() + y.len()) as f64
 }
 
 /// How much the old side looks like the file at the new side's place: context lines against
@@ -124,7 +168,7 @@ fn similarity_at(index: &LineIndex<'_>, s: &Search<'_, '_>, used: usize, at: usi
         {
             let best = added
                 .iter()
-                .map(|&j| similarity(lines.get(j), &l.text))
+                .map(|&j| fine_similarity(lines.get(j), &l.text))
                 .fold(0.0, f64::max);
             total += best;
             count += 1;

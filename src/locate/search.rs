@@ -124,14 +124,22 @@ pub(crate) fn in_block(
     budget: &mut Budget,
 ) -> Result<Option<Hit>, Error> {
     let block = a.block.clone();
-    let prev_inside = s.region_start > block.start && s.region_start < block.end;
-    if prev_inside {
-        let after = s.region_start..block.end;
-        if let Some(hit) = unique_in(index, s, pattern, old, after, budget)? {
-            return Ok(Some(hit));
+    // The previous hunk lies inside the block (after the anchor line): a repeated anchor.
+    let prev = s.placed.last().filter(|p| {
+        p.start >= block.start && p.range().end > block.start && p.range().end <= block.end
+    });
+    let range = match prev {
+        Some(p) => {
+            let after = p.range().end..block.end;
+            if let Some(hit) = unique_in(index, s, pattern, old, after, budget)? {
+                return Ok(Some(hit));
+            }
+            // Only then the part of the block before the previous hunk, as out of order.
+            block.start..p.start
         }
-    }
-    let Some(hit) = unique_in(index, s, pattern, old, block, budget)? else {
+        None => block,
+    };
+    let Some(hit) = unique_in(index, s, pattern, old, range, budget)? else {
         return Ok(None);
     };
     if hit.start < s.region_start {
