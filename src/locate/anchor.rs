@@ -35,6 +35,7 @@ pub(crate) fn resolve(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
     region_start: usize,
+    prev_start: Option<usize>,
     opts: &Options,
     budget: &mut Budget,
 ) -> Result<Option<AnchorMatch>, Error> {
@@ -49,6 +50,23 @@ pub(crate) fn resolve(
         let found = match &prev {
             None => {
                 let mut hit = find_unique(index, cx, anchor, region_start..n, opts, budget)?;
+                if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
+                    // The anchor line may be a line of the previous hunk (which may even
+                    // change it): a copy after that hunk does not settle which is meant.
+                    if ps < region_start && !opts.first_match {
+                        let inside = index.find_line(
+                            &anchor.text,
+                            level,
+                            prefix,
+                            ps..region_start,
+                            1,
+                            budget,
+                        )?;
+                        if let Some(&i) = inside.first() {
+                            return Err(diagnose::anchor_ambiguous(index, cx, anchor, &[i, line]));
+                        }
+                    }
+                }
                 if hit.is_none() && region_start > 0 {
                     // Out of order, or an enclosing anchor the model repeats before each hunk.
                     hit = find_unique(index, cx, anchor, 0..n, opts, budget)?;
@@ -57,7 +75,7 @@ pub(crate) fn resolve(
             }
             Some(outer) => find_unique(index, cx, anchor, outer.body(), opts, budget)?,
         };
-        let Some((line, level)) = found else {
+        let Some((line, level, _)) = found else {
             return Err(diagnose::anchor_not_found(
                 index,
                 cx,
@@ -89,7 +107,7 @@ fn find_unique(
     range: Range<usize>,
     opts: &Options,
     budget: &mut Budget,
-) -> Result<Option<(usize, Level)>, Error> {
+) -> Result<Option<(usize, Level, bool)>, Error> {
     let limit = if opts.first_match { 1 } else { CANDIDATE_LIMIT };
     for prefix in [false, true] {
         for &level in opts.max_level.up_to() {
@@ -117,7 +135,7 @@ fn find_unique(
                 }
             }
             if found.len() == 1 || opts.first_match {
-                return Ok(Some((found[0], level)));
+                return Ok(Some((found[0], level, prefix)));
             }
             return Err(diagnose::anchor_ambiguous(index, cx, anchor, &found));
         }

@@ -27,6 +27,12 @@ pub(crate) fn already_applied(
         return Ok(None);
     }
     let n = index.len();
+    // The old side must be nowhere: where it exists (even overlapping another hunk), the hunk
+    // is not applied.
+    let mut old_pattern = Pattern::new(old_side(hunk, used));
+    if candidates(index, &mut old_pattern, s.opts, 0..n, budget)?.is_some() {
+        return Ok(None);
+    }
     let mut ranges: Vec<Range<usize>> = Vec::with_capacity(2);
     match s.anchor {
         Some(a) => ranges.push(a.block.clone()),

@@ -227,7 +227,8 @@ fn locate_one(
     budget: &mut Budget,
 ) -> Result<Placement, Error> {
     let hunk = cx.hunk;
-    let anchor = anchor::resolve(index, cx, region_start, opts, budget)?;
+    let prev_start = placed.last().map(|p| p.start);
+    let anchor = anchor::resolve(index, cx, region_start, prev_start, opts, budget)?;
     let s = Search {
         cx,
         region_start,

@@ -100,6 +100,7 @@ pub(crate) fn in_region(
 ) -> Result<Option<Hit>, Error> {
     let n = index.len();
     if let Some(hit) = unique_in(index, s, pattern, old, s.region_start..n, budget)? {
+        straddles(index, s, pattern, old, &hit, 0, budget)?;
         return Ok(Some(hit));
     }
     if s.region_start == 0 {
@@ -128,24 +129,68 @@ pub(crate) fn in_block(
     let prev = s.placed.last().filter(|p| {
         p.start >= block.start && p.range().end > block.start && p.range().end <= block.end
     });
-    let range = match prev {
-        Some(p) => {
-            let after = p.range().end..block.end;
-            if let Some(hit) = unique_in(index, s, pattern, old, after, budget)? {
-                return Ok(Some(hit));
-            }
-            // Only then the part of the block before the previous hunk, as out of order.
-            block.start..p.start
+    if let Some(p) = prev {
+        let after = p.range().end..block.end;
+        if let Some(hit) = unique_in(index, s, pattern, old, after, budget)? {
+            straddles(index, s, pattern, old, &hit, block.start, budget)?;
+            return Ok(Some(hit));
         }
-        None => block,
-    };
-    let Some(hit) = unique_in(index, s, pattern, old, range, budget)? else {
+        // Only then the part of the block before the previous hunk, as out of order.
+        if let Some(hit) = unique_in(index, s, pattern, old, block.start..p.start, budget)? {
+            no_overlap(s, &hit, old.len())?;
+            return Ok(Some(hit));
+        }
+    }
+    let Some(hit) = unique_in(index, s, pattern, old, block, budget)? else {
         return Ok(None);
     };
     if hit.start < s.region_start {
         no_overlap(s, &hit, old.len())?;
     }
     Ok(Some(hit))
+}
+
+/// A match after the previous hunk is not unique when the old side also fits a place that
+/// overlaps the previous hunk (the two hunks share context lines): either could be meant.
+fn straddles(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    pattern: &mut Pattern<'_>,
+    old: &[&str],
+    hit: &Hit,
+    floor: usize,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    let Some(p) = s.placed.last() else {
+        return Ok(());
+    };
+    if s.opts.first_match || p.old_len == 0 {
+        return Ok(());
+    }
+    let m = old.len();
+    let lo = (p.start + 1).saturating_sub(m).max(floor);
+    let hi = (p.range().end + m - 1).min(index.len());
+    if hi <= lo || hi - lo < m {
+        return Ok(());
+    }
+    for &level in s.opts.max_level.up_to() {
+        if level > hit.level.max(Level::TrimEnd) {
+            break;
+        }
+        let found = index.find_windows(pattern, level, lo..hi, 4, budget)?;
+        let mut across: Vec<usize> = found
+            .into_iter()
+            .filter(|&f| f < p.range().end && f != hit.start)
+            .collect();
+        if !across.is_empty() {
+            across.push(hit.start);
+            across.sort_unstable();
+            return Err(diagnose::ambiguous(
+                index, s.cx, old, &across, level, s.anchor,
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A hunk that matched with trailing empty context lines is also read without them: a stray
