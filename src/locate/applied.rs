@@ -35,7 +35,7 @@ pub(crate) fn already_applied(
     }
     let mut ranges: Vec<Range<usize>> = Vec::with_capacity(2);
     match s.anchor {
-        Some(a) => ranges.push(a.block.clone()),
+        Some(a) => ranges.push(a.block.start..(a.block.end + new.len().saturating_sub(1)).min(n)),
         None => {
             ranges.push(s.region_start..n);
             if s.region_start > 0 {

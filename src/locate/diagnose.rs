@@ -486,7 +486,7 @@ pub(crate) fn fuzz_limit(cx: &HunkRef<'_>, p: &Placement, total: u32, max: u32) 
 }
 
 /// The file lines a placement's `-` lines remove.
-fn removed_lines(hunk: &Hunk, p: &Placement) -> Vec<usize> {
+pub(crate) fn removed_lines(hunk: &Hunk, p: &Placement) -> Vec<usize> {
     let mut f = p.start;
     let mut out = Vec::new();
     for l in &hunk.lines[..p.used_lines.min(hunk.lines.len())] {

@@ -99,6 +99,8 @@ struct Search<'s, 'c> {
     region_start: usize,
     anchor: Option<&'s AnchorMatch>,
     placed: &'s [Placement],
+    /// The hunk of the last placement, if any.
+    prev_hunk: Option<&'s Hunk>,
     opts: &'s Options,
 }
 
@@ -129,7 +131,7 @@ pub(crate) fn locate_hunks(
             &mut index,
             &cx,
             region_start,
-            &placements,
+            (&placements, i.checked_sub(1).map(|k| &hunks[k])),
             opts,
             &mut budget,
         )?;
@@ -222,7 +224,7 @@ fn locate_one(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
     region_start: usize,
-    placed: &[Placement],
+    (placed, prev_hunk): (&[Placement], Option<&Hunk>),
     opts: &Options,
     budget: &mut Budget,
 ) -> Result<Placement, Error> {
@@ -234,6 +236,7 @@ fn locate_one(
         region_start,
         anchor: anchor.as_ref(),
         placed,
+        prev_hunk,
         opts,
     };
     let full = hunk.lines.len();

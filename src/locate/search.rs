@@ -124,7 +124,9 @@ pub(crate) fn in_block(
     a: &AnchorMatch,
     budget: &mut Budget,
 ) -> Result<Option<Hit>, Error> {
-    let block = a.block.clone();
+    // A match starts inside the block; its last lines may run past the block's end (a hunk
+    // that ends a function and starts the next, under the first one's header).
+    let block = a.block.start..(a.block.end + old.len().saturating_sub(1)).min(index.len());
     // The previous hunk lies inside the block (after the anchor line): a repeated anchor.
     let prev = s.placed.last().filter(|p| {
         p.start >= block.start && p.range().end > block.start && p.range().end <= block.end
@@ -178,9 +180,15 @@ fn straddles(
             break;
         }
         let found = index.find_windows(pattern, level, lo..hi, 4, budget)?;
+        // Only places that share the previous hunk's unchanged lines, never its changed ones.
+        let removed = s
+            .prev_hunk
+            .map(|h| diagnose::removed_lines(h, p))
+            .unwrap_or_default();
         let mut across: Vec<usize> = found
             .into_iter()
             .filter(|&f| f < p.range().end && f != hit.start)
+            .filter(|&f| !removed.iter().any(|&r| r >= f && r < f + m))
             .collect();
         if !across.is_empty() {
             across.push(hit.start);
