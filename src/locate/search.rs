@@ -79,6 +79,20 @@ fn unique_in(
     }))
 }
 
+/// The last line (inclusive) where a hunk under anchor `a` may start: the first non-blank line
+/// at or after the end of the anchor's block (the block's last line for a block that runs to
+/// the end of the file).
+pub(crate) fn starts_until(index: &LineIndex<'_>, a: &AnchorMatch) -> usize {
+    let lines = index.lines();
+    let n = lines.len();
+    if a.block.end >= n {
+        return n.saturating_sub(1);
+    }
+    (a.block.end..n)
+        .find(|&j| !lines.get(j).trim().is_empty())
+        .unwrap_or(n - 1)
+}
+
 /// An out-of-order hit must not overlap a hunk placed before it.
 fn no_overlap(s: &Search<'_, '_>, hit: &Hit, m: usize) -> Result<(), Error> {
     match overlapping_hunk(s.placed, hit.start, m) {
@@ -126,7 +140,8 @@ pub(crate) fn in_block(
 ) -> Result<Option<Hit>, Error> {
     // A match starts inside the block; its last lines may run past the block's end (a hunk
     // that ends a function and starts the next, under the first one's header).
-    let block = a.block.start..(a.block.end + old.len().saturating_sub(1)).min(index.len());
+    let n = index.len();
+    let block = a.block.start..(a.block.end + old.len().saturating_sub(1)).min(n);
     // The previous hunk lies inside the block (after the anchor line): a repeated anchor.
     let prev = s.placed.last().filter(|p| {
         p.start >= block.start && p.range().end > block.start && p.range().end <= block.end
@@ -143,7 +158,14 @@ pub(crate) fn in_block(
             return Ok(Some(hit));
         }
     }
-    let Some(hit) = unique_in(index, s, pattern, old, block, budget)? else {
+    let mut hit = unique_in(index, s, pattern, old, block, budget)?;
+    if hit.is_none() && a.block.end < n {
+        // Nothing in the block: the hunk may start right after it (only blank lines between),
+        // following the anchor's block as a unified diff's function-context header says.
+        let follows = a.block.end..(starts_until(index, a) + old.len()).min(n);
+        hit = unique_in(index, s, pattern, old, follows, budget)?;
+    }
+    let Some(hit) = hit else {
         return Ok(None);
     };
     if hit.start < s.region_start {
