@@ -285,6 +285,38 @@ pub(crate) fn ambiguous_blank_tail(
     )
 }
 
+/// An insertion that can slide across its one context line, which occurs elsewhere too.
+pub(crate) fn ambiguous_slide(
+    cx: &HunkRef<'_>,
+    at: usize,
+    others: &[usize],
+    edge: &str,
+    down: bool,
+) -> Error {
+    let mut all: Vec<usize> = others.to_vec();
+    all.push(at);
+    all.sort_unstable();
+    let side = if down { "after" } else { "before" };
+    let message = format!(
+        "{}: its added lines {} with {}, the same as its only context line {side} them (line \
+         {}), so that line does not show where the added block ends; it also occurs at lines \
+         {}. Include one more unchanged line {side} the added lines.",
+        cx.hunk_label(),
+        if down { "start" } else { "end" },
+        visible(edge),
+        at + 1,
+        line_list(others),
+    );
+    Error::new(
+        Status::Ambiguous,
+        message,
+        Diagnostics {
+            candidates: all.iter().map(|&c| c as u32 + 1).collect(),
+            ..cx.diagnostics()
+        },
+    )
+}
+
 /// An anchor line that occurs more than once where it is searched.
 pub(crate) fn anchor_ambiguous(
     index: &mut LineIndex<'_>,

@@ -247,6 +247,7 @@ fn locate_one(
             if used == full && short < full {
                 search::check_blank_tail(index, &s, &p, short, budget)?;
             }
+            search::check_slide(index, &s, &p, budget)?;
             return Ok(p);
         }
     }

@@ -260,3 +260,49 @@ pub(crate) fn check_blank_tail(
     }
     Ok(())
 }
+
+/// An insertion held on one side by a single context line that equals the added line next to
+/// it (`+  })` … then context `  })`) can slide across that line: the context then says nothing
+/// about where the added block ends, and when that line occurs more than once in the region,
+/// another copy could be meant as well. Such a hunk is refused with a request for one more
+/// unchanged line.
+pub(crate) fn check_slide(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    let body = &s.cx.hunk.lines[..p.used_lines];
+    if s.anchor.is_some() || s.opts.first_match || body.len() < 3 {
+        return Ok(());
+    }
+    use crate::patch::LineKind::{Add, Context};
+    let k = body.len();
+    // Down: `… +A1 … +Ak  C1` where the hunk ends with C1 and A1 == C1.
+    let down = body[k - 1].kind == Context && body[k - 2].kind == Add && {
+        let first_add = (0..k - 1).rev().take_while(|&j| body[j].kind == Add).last();
+        first_add.is_some_and(|j| j > 0 && body[j].text.trim_end() == body[k - 1].text.trim_end())
+    };
+    // Up: `B1 +A1 … +Ak …` where the hunk starts with B1 and Ak == B1.
+    let up = body[0].kind == Context && body[1].kind == Add && {
+        let last_add = (1..k).take_while(|&j| body[j].kind == Add).last();
+        last_add.is_some_and(|j| j + 1 < k && body[j].text.trim_end() == body[0].text.trim_end())
+    };
+    let (edge, at) = if down {
+        (&body[k - 1].text, p.start + p.old_len - 1)
+    } else if up {
+        (&body[0].text, p.start)
+    } else {
+        return Ok(());
+    };
+    if edge.trim().is_empty() {
+        return Ok(());
+    }
+    let n = index.len();
+    let copies = index.find_line(edge, Level::TrimEnd, false, s.region_start..n, 8, budget)?;
+    let others: Vec<usize> = copies.into_iter().filter(|&c| c != at).collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    Err(diagnose::ambiguous_slide(s.cx, at, &others, edge, down))
+}
