@@ -317,6 +317,30 @@ pub(crate) fn ambiguous_slide(
     )
 }
 
+/// A hunk that fits with an edge line's indentation ignored and, shifted by one line, with
+/// that line matching exactly.
+pub(crate) fn ambiguous_edge_indent(cx: &HunkRef<'_>, at: usize, other: usize) -> Error {
+    let mut all = vec![at, other];
+    all.sort_unstable();
+    Error::new(
+        Status::Ambiguous,
+        format!(
+            "{} fits at line {} only with the indentation of its {} line ignored, and that line \
+             matches the next file line (line {}) exactly: the two readings put the change in \
+             different blocks. Copy the lines with their indentation, and include the line the \
+             hunk skips.",
+            cx.hunk_label(),
+            at + 1,
+            if other > at { "last" } else { "first" },
+            if other > at { at + 2 } else { at },
+        ),
+        Diagnostics {
+            candidates: all.iter().map(|&c| c as u32 + 1).collect(),
+            ..cx.diagnostics()
+        },
+    )
+}
+
 /// An anchor line that occurs more than once where it is searched.
 pub(crate) fn anchor_ambiguous(
     index: &mut LineIndex<'_>,

@@ -248,6 +248,7 @@ fn locate_one(
                 search::check_blank_tail(index, &s, &p, short, budget)?;
             }
             search::check_slide(index, &s, &p, budget)?;
+            search::check_edge_indent(index, &s, &p, budget)?;
             return Ok(p);
         }
     }

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::anchor::AnchorMatch;
+use super::anchor::{indent_width, AnchorMatch};
 use super::index::{Budget, LineIndex, Pattern};
 use super::{diagnose, old_side, overlapping_hunk, Level, Placement, Search, CANDIDATE_LIMIT};
 use crate::error::Error;
@@ -305,4 +305,63 @@ pub(crate) fn check_slide(
         return Ok(());
     }
     Err(diagnose::ambiguous_slide(s.cx, at, &others, edge, down))
+}
+
+/// A hunk placed at the trim level or looser, whose first or last line matched only by
+/// ignoring its indentation, while the file line just beyond it equals that line exactly: the
+/// hunk then fits both with the indentation ignored and with one file line skipped (`}` read
+/// as `\t}` or as the `}` after it), and the two readings put the change in different blocks.
+pub(crate) fn check_edge_indent(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    if p.level < Level::Trim || p.old_len == 0 || s.opts.first_match || p.already_applied {
+        return Ok(());
+    }
+    let old = old_side(s.cx.hunk, p.used_lines);
+    let n = index.len();
+    let m = old.len();
+    if m < 2 {
+        return Ok(());
+    }
+    let last = m - 1;
+    // The indentation shift (file minus patch) of each matched non-blank line.
+    let shift = |index: &LineIndex<'_>, k: usize| -> Option<isize> {
+        let f = indent_width(index.lines().get(p.start + k))? as isize;
+        let q = indent_width(old[k])? as isize;
+        Some(f - q)
+    };
+    // The edge line is the odd one out: the other lines agree on a shift it does not share.
+    let odd = |index: &LineIndex<'_>, e: usize| -> bool {
+        let Some(se) = shift(index, e) else {
+            return false;
+        };
+        let others: Vec<isize> = (0..m)
+            .filter(|&k| k != e)
+            .filter_map(|k| shift(index, k))
+            .collect();
+        !others.is_empty() && others.iter().all(|&o| o == others[0]) && others[0] != se
+    };
+    let range = s.anchor.map_or(0..n, |a| a.block.clone());
+    let mut other = None;
+    if p.line_levels.get(last).is_some_and(|&l| l >= Level::Trim)
+        && p.start + m < n
+        && index.line_eq(p.start + m, Level::TrimEnd, old[last])
+        && odd(index, last)
+    {
+        other = Some(p.start + 1);
+    } else if p.line_levels.first().is_some_and(|&l| l >= Level::Trim)
+        && p.start > range.start
+        && index.line_eq(p.start - 1, Level::TrimEnd, old[0])
+        && odd(index, 0)
+    {
+        other = Some(p.start - 1);
+    }
+    budget.charge(2)?;
+    match other {
+        Some(o) => Err(diagnose::ambiguous_edge_indent(s.cx, p.start, o)),
+        None => Ok(()),
+    }
 }
