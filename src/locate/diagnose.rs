@@ -320,7 +320,7 @@ pub(crate) fn ambiguous_slide(
 /// A hunk that fits with an edge line's indentation ignored and, shifted by one line, with
 /// that line matching exactly.
 pub(crate) fn ambiguous_edge_indent(cx: &HunkRef<'_>, at: usize, other: usize) -> Error {
-    let mut all = vec![at, other];
+    let mut all = [at, other];
     all.sort_unstable();
     Error::new(
         Status::Ambiguous,
