@@ -341,6 +341,25 @@ pub(crate) fn ambiguous_edge_indent(cx: &HunkRef<'_>, at: usize, other: usize) -
     )
 }
 
+/// An unanchored hunk that starts with added lines and lands after the start of the file.
+pub(crate) fn open_start(cx: &HunkRef<'_>, at: usize) -> Error {
+    Error::new(
+        Status::Ambiguous,
+        format!(
+            "{} starts with added lines and no unchanged line before them, so only the lines \
+             after them say where they go (before line {}). Start the hunk with the unchanged \
+             line before the insertion (line {}), or add an \"@@\" anchor.",
+            cx.hunk_label(),
+            at + 1,
+            at,
+        ),
+        Diagnostics {
+            candidates: vec![at as u32 + 1],
+            ..cx.diagnostics()
+        },
+    )
+}
+
 /// An anchor line that occurs more than once where it is searched.
 pub(crate) fn anchor_ambiguous(
     index: &mut LineIndex<'_>,

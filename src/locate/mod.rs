@@ -206,6 +206,19 @@ fn new_side(hunk: &Hunk, used: usize) -> Vec<&str> {
         .collect()
 }
 
+/// True when the lines end with added lines that replace nothing (a pure insertion).
+fn ends_with_insertion(lines: &[crate::patch::Line]) -> bool {
+    let adds = lines
+        .iter()
+        .rev()
+        .take_while(|l| l.kind == LineKind::Add)
+        .count();
+    adds > 0
+        && lines[..lines.len() - adds]
+            .last()
+            .is_none_or(|l| l.kind == LineKind::Context)
+}
+
 /// The number of body lines without the trailing empty context lines (at least one line).
 fn without_blank_tail(hunk: &Hunk) -> usize {
     let mut used = hunk.lines.len();
@@ -241,14 +254,20 @@ fn locate_one(
     };
     let full = hunk.lines.len();
     let short = without_blank_tail(hunk);
-    // A trailing empty context line that does not match is retried without it.
+    // A trailing empty context line that does not match is retried without it, unless that
+    // leaves added lines at the end of the hunk: the empty line was all that held them.
     for used in (short..=full).rev() {
         if let Some(p) = place(index, &s, used, budget)? {
+            let held = hunk.end_of_file || p.range().end == index.len();
+            if used < full && !held && ends_with_insertion(&hunk.lines[..used]) {
+                break;
+            }
             if used == full && short < full {
                 search::check_blank_tail(index, &s, &p, short, budget)?;
             }
             search::check_slide(index, &s, &p, budget)?;
             search::check_edge_indent(index, &s, &p, budget)?;
+            search::check_open_start(&s, &p)?;
             return Ok(p);
         }
     }

@@ -365,3 +365,22 @@ pub(crate) fn check_edge_indent(
         None => Ok(()),
     }
 }
+
+/// A hunk without an anchor that starts with added lines says where they end, never where
+/// they begin: unless it lands at the start of the file, an unchanged line the patch left out
+/// before them would put them elsewhere. Refused with a request for the line before.
+pub(crate) fn check_open_start(s: &Search<'_, '_>, p: &Placement) -> Result<(), Error> {
+    let body = &s.cx.hunk.lines[..p.used_lines];
+    let starts_with_add = body
+        .first()
+        .is_some_and(|l| l.kind == crate::patch::LineKind::Add);
+    if s.anchor.is_some()
+        || s.opts.first_match
+        || !starts_with_add
+        || p.start == 0
+        || p.old_len == 0
+    {
+        return Ok(());
+    }
+    Err(diagnose::open_start(s.cx, p.start))
+}
