@@ -550,6 +550,41 @@ mod tests {
         }
     }
 
+    /// A remembered answer is never trusted: positions in the exact-match cache that do not
+    /// hold the pattern (as a hash collision would give) are dropped, and a pattern that only
+    /// shares a hash with a cached one gets its own answer.
+    #[test]
+    fn cached_candidates_are_verified() {
+        let text = "auth = check()\nif not auth:\n    deny()\n# a\n# b\n# c\n";
+        let lines = Lines::split(&text);
+        let mut index = LineIndex::new(&lines);
+        let mut budget = Budget::new(u64::MAX);
+        let pat = vec!["# a", "# b"];
+        // Poison the cache as a colliding pattern would: wrong positions for this pattern.
+        index
+            .exact_cache
+            .insert(pat.iter().map(|l| l.to_string()).collect(), vec![0, 3]);
+        let mut p = Pattern::new(pat.clone());
+        let got = index
+            .find_windows(&mut p, Level::Exact, 0..6, usize::MAX, &mut budget)
+            .unwrap();
+        assert_eq!(got, vec![3]);
+        // Prefetching patterns keys the cache by their lines: another pattern is never
+        // answered from it.
+        let mut pre = LineIndex::new(&lines);
+        pre.prefetch_exact(
+            &[vec!["auth = check()", "if not auth:", "    deny()"]],
+            8,
+            &mut budget,
+        )
+        .unwrap();
+        let mut q = Pattern::new(vec!["# b", "# c"]);
+        let got = pre
+            .find_windows(&mut q, Level::Exact, 0..6, usize::MAX, &mut budget)
+            .unwrap();
+        assert_eq!(got, vec![4]);
+    }
+
     #[test]
     fn budget_is_enforced() {
         let text = "x\n".repeat(1000);
