@@ -155,66 +155,7 @@ pub(crate) fn ambiguous(
     level: Level,
     anchor: Option<&AnchorMatch>,
 ) -> Error {
-    let m = old.len();
-    let n = index.len();
-    let headers: Vec<Option<usize>> = found
-        .iter()
-        .take(3)
-        .map(|&c| enclosing_header(index, c, 5000))
-        .collect();
-    let mut fixes = Vec::new();
-    let mut suggestion = None;
-    for (ci, &c) in found.iter().take(3).enumerate() {
-        let mut ways = Vec::new();
-        if let Some(h) = headers[ci] {
-            let text = index.lines().get(h).trim().to_string();
-            // The header separates this candidate only when no other candidate shares it, it
-            // is not the anchor already given, and only one line of the file reads like it.
-            let shared = headers
-                .iter()
-                .enumerate()
-                .any(|(o, &oh)| o != ci && oh == Some(h));
-            let is_anchor = anchor.is_some_and(|a| a.line == h);
-            let same = index
-                .find_line(
-                    &text,
-                    Level::Trim,
-                    false,
-                    0..n,
-                    2,
-                    &mut Budget::new(u64::MAX),
-                )
-                .unwrap_or_default();
-            if !shared && !is_anchor && same.len() == 1 && found.len() <= 3 {
-                ways.push(format!("add the anchor \"@@ {text}\" (line {})", h + 1));
-                suggestion.get_or_insert(format!("@@ {text}"));
-            }
-        }
-        let distinct = |index: &mut LineIndex<'_>, at: usize, delta: isize| -> bool {
-            let line = index.lines().get(at);
-            found.iter().filter(|&&o| o != c).all(|&o| {
-                let j = o as isize + delta;
-                j < 0 || j as usize >= n || !index.line_eq(j as usize, level, line)
-            })
-        };
-        if c > 0 && distinct(index, c - 1, -1) {
-            let line = index.lines().get(c - 1);
-            ways.push(format!(
-                "start the hunk with the context line \" {line}\" (line {c})"
-            ));
-            suggestion.get_or_insert(format!(" {line}"));
-        } else if c + m < n && distinct(index, c + m, m as isize) {
-            let line = index.lines().get(c + m);
-            ways.push(format!(
-                "end the hunk with the context line \" {line}\" (line {})",
-                c + m + 1
-            ));
-            suggestion.get_or_insert(format!(" {line}"));
-        }
-        if !ways.is_empty() {
-            fixes.push(format!("To pick line {}: {}.", c + 1, ways.join(", or ")));
-        }
-    }
+    let (fixes, suggestion) = separating_fixes(index, old.len(), found, level, anchor);
     let within = match anchor {
         Some(a) => format!(
             " inside the block of its anchor (lines {}–{})",
@@ -251,6 +192,93 @@ pub(crate) fn ambiguous(
             ..cx.diagnostics()
         },
     )
+}
+
+/// For each of the first candidates, what tells it apart from the others (one "To pick line
+/// N: …" sentence each), and the first such fix as a suggestion.
+fn separating_fixes(
+    index: &mut LineIndex<'_>,
+    m: usize,
+    found: &[usize],
+    level: Level,
+    anchor: Option<&AnchorMatch>,
+) -> (Vec<String>, Option<String>) {
+    let n = index.len();
+    let headers: Vec<Option<usize>> = found
+        .iter()
+        .take(3)
+        .map(|&c| enclosing_header(index, c, 5000))
+        .collect();
+    let mut fixes = Vec::new();
+    let mut suggestion = None;
+    for (ci, &c) in found.iter().take(3).enumerate() {
+        let mut ways = Vec::new();
+        if let Some(text) = separating_header(index, &headers, ci, anchor, found.len()) {
+            ways.push(text.0);
+            suggestion.get_or_insert(text.1);
+        }
+        let distinct = |index: &mut LineIndex<'_>, at: usize, delta: isize| -> bool {
+            let line = index.lines().get(at);
+            found.iter().filter(|&&o| o != c).all(|&o| {
+                let j = o as isize + delta;
+                j < 0 || j as usize >= n || !index.line_eq(j as usize, level, line)
+            })
+        };
+        if c > 0 && distinct(index, c - 1, -1) {
+            let line = index.lines().get(c - 1);
+            ways.push(format!(
+                "start the hunk with the context line \" {line}\" (line {c})"
+            ));
+            suggestion.get_or_insert(format!(" {line}"));
+        } else if c + m < n && distinct(index, c + m, m as isize) {
+            let line = index.lines().get(c + m);
+            ways.push(format!(
+                "end the hunk with the context line \" {line}\" (line {})",
+                c + m + 1
+            ));
+            suggestion.get_or_insert(format!(" {line}"));
+        }
+        if !ways.is_empty() {
+            fixes.push(format!("To pick line {}: {}.", c + 1, ways.join(", or ")));
+        }
+    }
+    (fixes, suggestion)
+}
+
+/// The enclosing header of candidate `ci` as a fix, when it separates that candidate: no other
+/// candidate shares it, it is not the anchor already given, and only one line of the file
+/// reads like it. Returns the sentence part and the suggested anchor.
+fn separating_header(
+    index: &mut LineIndex<'_>,
+    headers: &[Option<usize>],
+    ci: usize,
+    anchor: Option<&AnchorMatch>,
+    candidates: usize,
+) -> Option<(String, String)> {
+    let h = headers[ci]?;
+    let text = index.lines().get(h).trim().to_string();
+    let shared = headers
+        .iter()
+        .enumerate()
+        .any(|(o, &oh)| o != ci && oh == Some(h));
+    let is_anchor = anchor.is_some_and(|a| a.line == h);
+    let n = index.len();
+    let same = index
+        .find_line(
+            &text,
+            Level::Trim,
+            false,
+            0..n,
+            2,
+            &mut Budget::new(u64::MAX),
+        )
+        .unwrap_or_default();
+    (!shared && !is_anchor && same.len() == 1 && candidates <= 3).then(|| {
+        (
+            format!("add the anchor \"@@ {text}\" (line {})", h + 1),
+            format!("@@ {text}"),
+        )
+    })
 }
 
 /// The ambiguity of a hunk whose trailing empty context line picks one place while, without
@@ -444,44 +472,10 @@ pub(crate) fn anchor_not_found(
     let mut candidates: Vec<u32> = Vec::new();
     let mut suggestion = None;
     if outer.is_some() {
-        // Where the inner anchor is instead, and which block holds it.
-        let mut b = Budget::new(2_000_000 + 4 * n as u64);
-        let elsewhere: Vec<usize> = opts
-            .max_level
-            .up_to()
-            .iter()
-            .find_map(|&l| {
-                let f = index
-                    .find_line(&anchor.text, l, false, 0..n, 3, &mut b)
-                    .unwrap_or_default();
-                (!f.is_empty()).then_some(f)
-            })
-            .unwrap_or_default();
-        if !elsewhere.is_empty() {
-            let places: Vec<String> = elsewhere
-                .iter()
-                .map(|&e| match enclosing_header(index, e, 5000) {
-                    Some(h) => format!(
-                        "line {}, inside \"{}\" (line {})",
-                        e + 1,
-                        index.lines().get(h).trim(),
-                        h + 1
-                    ),
-                    None => format!("line {}", e + 1),
-                })
-                .collect();
-            message.push_str(&format!(
-                " It is at {}, outside that block: the anchors disagree. Name the block that \
-                 holds it, or drop the outer anchor.",
-                places.join("; and at ")
-            ));
-            candidates = elsewhere.iter().map(|&e| e as u32 + 1).collect();
-            if let Some(h) = elsewhere
-                .first()
-                .and_then(|&e| enclosing_header(index, e, 5000))
-            {
-                suggestion = Some(format!("@@ {}", index.lines().get(h).trim()));
-            }
+        if let Some((text, lines, anchor_hint)) = anchor_elsewhere(index, anchor, opts) {
+            message.push_str(&text);
+            candidates = lines;
+            suggestion = anchor_hint;
         }
     }
     if candidates.is_empty() {
@@ -526,6 +520,49 @@ pub(crate) fn anchor_not_found(
             ..cx.diagnostics()
         },
     )
+}
+
+/// Where an inner anchor is found outside the outer anchor's block, if anywhere: the message
+/// part, the 1-based lines, and the header of the block that holds the first one.
+fn anchor_elsewhere(
+    index: &mut LineIndex<'_>,
+    anchor: &Anchor,
+    opts: &Options,
+) -> Option<(String, Vec<u32>, Option<String>)> {
+    let n = index.len();
+    let mut b = Budget::new(2_000_000 + 4 * n as u64);
+    let elsewhere: Vec<usize> = opts.max_level.up_to().iter().find_map(|&l| {
+        let f = index
+            .find_line(&anchor.text, l, false, 0..n, 3, &mut b)
+            .unwrap_or_default();
+        (!f.is_empty()).then_some(f)
+    })?;
+    let places: Vec<String> = elsewhere
+        .iter()
+        .map(|&e| match enclosing_header(index, e, 5000) {
+            Some(h) => format!(
+                "line {}, inside \"{}\" (line {})",
+                e + 1,
+                index.lines().get(h).trim(),
+                h + 1
+            ),
+            None => format!("line {}", e + 1),
+        })
+        .collect();
+    let text = format!(
+        " It is at {}, outside that block: the anchors disagree. Name the block that holds it, \
+         or drop the outer anchor.",
+        places.join("; and at ")
+    );
+    let hint = elsewhere
+        .first()
+        .and_then(|&e| enclosing_header(index, e, 5000))
+        .map(|h| format!("@@ {}", index.lines().get(h).trim()));
+    Some((
+        text,
+        elsewhere.iter().map(|&e| e as u32 + 1).collect(),
+        hint,
+    ))
 }
 
 /// The error for an already-applied hunk when the caller treats that as an error.

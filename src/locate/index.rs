@@ -556,7 +556,7 @@ mod tests {
     #[test]
     fn cached_candidates_are_verified() {
         let text = "auth = check()\nif not auth:\n    deny()\n# a\n# b\n# c\n";
-        let lines = Lines::split(&text);
+        let lines = Lines::split(text);
         let mut index = LineIndex::new(&lines);
         let mut budget = Budget::new(u64::MAX);
         let pat = vec!["# a", "# b"];
