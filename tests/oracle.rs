@@ -161,7 +161,11 @@ fn markdown(rng: &mut Rng) -> File {
             rng.pick(&["Usage", "Setup", "Usage notes", "Notes"])
         ));
         headers.push(vec![]);
-        for _ in 0..1 + rng.below(4) {
+        // A heading's first line is never indented: the heading is then flat text, whose
+        // block runs to the end of the file (SPEC §3.2), as the anchors written below assume.
+        lines.push(rng.pick(&["Run it.", "See below.", "- item"]).to_string());
+        headers.push(vec![head]);
+        for _ in 0..rng.below(4) {
             lines.push(
                 rng.pick(&["Run it.", "See below.", "- item", "  - sub item", ""])
                     .to_string(),
@@ -366,7 +370,7 @@ fn every_success_is_the_intended_edit() {
             Ok(r) => {
                 if wrong.len() < 5 {
                     wrong.push(format!(
-                        "seed {seed}: WRONG\n--- source\n{source}--- patch\n{patch}--- want\n{want}--- got\n{}",
+                        "seed {seed}: WRONG\n--- source\n{source:?}\n--- patch\n{patch:?}\n--- want\n{want:?}\n--- got\n{:?}",
                         r.text
                     ));
                 } else {

@@ -67,6 +67,30 @@ pub(crate) fn resolve(
                         }
                     }
                 }
+                if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
+                    // A repeated enclosing anchor: a copy before the previous hunk whose block
+                    // holds that hunk is a second reading of the anchor.
+                    if !opts.first_match && ps < region_start {
+                        let before = index.find_line(
+                            &anchor.text,
+                            level,
+                            prefix,
+                            0..ps,
+                            CANDIDATE_LIMIT,
+                            budget,
+                        )?;
+                        if let Some(&b) = before.last() {
+                            if block_end(index, b, budget)? > ps {
+                                return Err(diagnose::anchor_ambiguous(
+                                    index,
+                                    cx,
+                                    anchor,
+                                    &[b, line],
+                                ));
+                            }
+                        }
+                    }
+                }
                 if hit.is_none() && region_start > 0 {
                     // Out of order, or an enclosing anchor the model repeats before each hunk.
                     hit = find_unique(index, cx, anchor, 0..n, opts, budget)?;
@@ -218,7 +242,42 @@ pub(crate) fn block_end(
         }
     }
     budget.charge((end - at) as u64)?;
-    Ok(if has_body { end } else { n })
+    if !has_body {
+        return Ok(n);
+    }
+    Ok(end.max(brace_end(index, at, base, budget)?.unwrap_or(0)))
+}
+
+/// For an anchor line that opens a brace block (`… {`), the line after the `}` that balances it,
+/// when that closing line sits at the anchor's indentation: a body may hold lines at column 0
+/// (a raw string, a heredoc) that end an indentation block early.
+fn brace_end(
+    index: &LineIndex<'_>,
+    at: usize,
+    base: usize,
+    budget: &mut Budget,
+) -> Result<Option<usize>, Error> {
+    let lines = index.lines();
+    if !lines.get(at).trim_end().ends_with('{') {
+        return Ok(None);
+    }
+    let mut depth = 0isize;
+    for j in at..lines.len().min(at + 20_000) {
+        let l = lines.get(j);
+        budget.charge(1)?;
+        for c in l.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 && j > at {
+            let closes = l.trim_start().starts_with('}') && indent_width(l) == Some(base);
+            return Ok(closes.then_some(j + 1));
+        }
+    }
+    Ok(None)
 }
 
 /// The nearest line before `at` indented less than it: the header of its enclosing block.

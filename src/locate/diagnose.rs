@@ -281,33 +281,46 @@ fn separating_header(
     })
 }
 
-/// The ambiguity of a hunk whose trailing empty context line picks one place while, without
-/// it, the hunk also fits the end of the file (line `at`).
+/// The ambiguity of a hunk whose trailing empty context line picks line `at` while, without
+/// it, the hunk also fits the other places of `found` (`end`: one of them is the end of the
+/// file).
 pub(crate) fn ambiguous_blank_tail(
-    index: &LineIndex<'_>,
     cx: &HunkRef<'_>,
     found: &[usize],
     at: usize,
+    end: Option<usize>,
 ) -> Error {
+    let others: Vec<usize> = found.iter().copied().filter(|&f| f != at).collect();
+    let fix = match end {
+        Some(e) => format!(
+            " Without it, it also fits the end of the file (line {}, which has no line after \
+             it). If the hunk belongs at the end of the file, drop the empty line and end the \
+             hunk with \"*** End of File\"; otherwise include an unchanged line after the \
+             empty one.",
+            e + 1
+        ),
+        None => format!(
+            " Without it, it also fits line{} {}. Include an unchanged line after the empty \
+             one, or more unchanged lines that only the intended place has.",
+            if others.len() > 1 { "s" } else { "" },
+            line_list(&others)
+        ),
+    };
     let message = format!(
         "{} matches {} places in {}: lines {}. With its last, empty context line it fits only \
-         one of them, but without it, it also fits the end of the file (line {}, which has no \
-         line after it). If the hunk belongs at the end of the file, drop the empty line and \
-         end the hunk with \"*** End of File\"; otherwise include an unchanged line after the \
-         empty one.",
+         line {}, but an empty last line is weak evidence.{fix}",
         cx.hunk_label(),
         found.len(),
         cx.file_name(),
         line_list(found),
         at + 1,
     );
-    let _ = index;
     Error::new(
         Status::Ambiguous,
         message,
         Diagnostics {
             candidates: found.iter().map(|&c| c as u32 + 1).collect(),
-            suggestion: Some("*** End of File".to_string()),
+            suggestion: end.map(|_| "*** End of File".to_string()),
             ..cx.diagnostics()
         },
     )

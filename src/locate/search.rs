@@ -224,8 +224,10 @@ fn straddles(
 }
 
 /// A hunk that matched with trailing empty context lines is also read without them: a stray
-/// blank line is no evidence against the end of the file, where the hunk's other lines may
-/// sit with no line after them. When that reading lands elsewhere, the hunk is ambiguous.
+/// blank line is weak evidence (models often add one), so it must not pick one place among
+/// several that fit the rest of the hunk, nor outvote the end of the file, where the hunk's
+/// other lines may sit with no line after them. When that reading fits elsewhere too, the hunk
+/// is ambiguous.
 pub(crate) fn check_blank_tail(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
@@ -239,26 +241,31 @@ pub(crate) fn check_blank_tail(
     }
     let old = old_side(hunk, short);
     let (n, m) = (index.len(), old.len());
-    if m == 0 || m > n || n - m == p.start {
+    if m == 0 || m > n {
         return Ok(());
     }
-    let at = n - m;
-    let from = s.anchor.map_or(s.region_start, |a| a.block.start);
-    if at < from || s.anchor.is_some_and(|a| a.block.end < n) {
-        return Ok(());
-    }
+    let range = match s.anchor {
+        Some(a) => a.block.start..(starts_until(index, a) + m).min(n),
+        None if p.start >= s.region_start => s.region_start..n,
+        None => 0..n,
+    };
     let mut pattern = Pattern::new(old.clone());
-    for &level in s.opts.max_level.up_to() {
-        if level > p.level.max(Level::TrimEnd) {
-            break;
-        }
-        if index.window_matches(&mut pattern, level, at, budget)? {
-            let mut found = vec![p.start, at];
-            found.sort_unstable();
-            return Err(diagnose::ambiguous_blank_tail(index, s.cx, &found, at));
-        }
+    let Some((_, found)) = candidates(index, &mut pattern, s.opts, range, budget)? else {
+        return Ok(());
+    };
+    let mut found: Vec<usize> = found.into_iter().filter(|&f| f != p.start).collect();
+    if found.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let at_end = found.contains(&(n - m));
+    found.push(p.start);
+    found.sort_unstable();
+    Err(diagnose::ambiguous_blank_tail(
+        s.cx,
+        &found,
+        p.start,
+        at_end.then_some(n - m),
+    ))
 }
 
 /// An insertion held on one side by a single context line that equals the added line next to
