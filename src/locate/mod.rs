@@ -254,6 +254,32 @@ fn locate_one(
     };
     let full = hunk.lines.len();
     let short = without_blank_tail(hunk);
+    if hunk.end_of_file {
+        // `*** End of File` says where the hunk is: a stray blank line before the marker does
+        // not send it elsewhere.
+        for used in (short..=full).rev() {
+            let old = old_side(hunk, used);
+            if old.is_empty() {
+                break;
+            }
+            let base = Placement {
+                start: 0,
+                old_len: old.len(),
+                used_lines: used,
+                level: Level::Exact,
+                line_levels: Vec::new(),
+                fuzz: 0,
+                candidates: 1,
+                out_of_order: false,
+                end_of_file: false,
+                already_applied: false,
+            };
+            let mut pattern = Pattern::new(old.clone());
+            if let Some(p) = place_at_end(index, &mut pattern, &s, &base, budget)? {
+                return Ok(finish(index, &old, p, opts));
+            }
+        }
+    }
     // A trailing empty context line that does not match is retried without it, unless that
     // leaves added lines at the end of the hunk: the empty line was all that held them.
     for used in (short..=full).rev() {

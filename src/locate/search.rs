@@ -155,6 +155,7 @@ pub(crate) fn in_block(
         // Only then the part of the block before the previous hunk, as out of order.
         if let Some(hit) = unique_in(index, s, pattern, old, block.start..p.start, budget)? {
             no_overlap(s, &hit, old.len())?;
+            straddles(index, s, pattern, old, &hit, block.start, budget)?;
             return Ok(Some(hit));
         }
     }
