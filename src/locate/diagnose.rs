@@ -401,6 +401,35 @@ pub(crate) fn open_start(cx: &HunkRef<'_>, at: usize) -> Error {
     )
 }
 
+/// Two lines of a hunk with the same indentation in the patch sit at different indentations
+/// in the file.
+pub(crate) fn inconsistent_indentation(
+    cx: &HunkRef<'_>,
+    patch_indent: &str,
+    (a, a_indent): (usize, &str),
+    (b, b_indent): (usize, &str),
+) -> Error {
+    Error::new(
+        Status::InconsistentIndentation,
+        format!(
+            "{} matches {} only with its indentation ignored, and its lines indented {} in the \
+             patch are indented {} at line {} but {} at line {} of the file: the lines belong to \
+             different blocks than the patch shows. Copy the lines with the file's indentation.",
+            cx.hunk_label(),
+            cx.file_name(),
+            visible(patch_indent),
+            visible(a_indent),
+            a + 1,
+            visible(b_indent),
+            b + 1,
+        ),
+        Diagnostics {
+            candidates: vec![a as u32 + 1, b as u32 + 1],
+            ..cx.diagnostics()
+        },
+    )
+}
+
 /// An anchor line that occurs more than once where it is searched.
 pub(crate) fn anchor_ambiguous(
     index: &mut LineIndex<'_>,

@@ -294,6 +294,7 @@ fn locate_one(
             search::check_slide(index, &s, &p, budget)?;
             search::check_edge_indent(index, &s, &p, budget)?;
             search::check_open_start(&s, &p)?;
+            search::check_indent_map(index, &s, &p)?;
             return Ok(p);
         }
     }

@@ -392,3 +392,58 @@ pub(crate) fn check_open_start(s: &Search<'_, '_>, p: &Placement) -> Result<(), 
     }
     Err(diagnose::open_start(s.cx, p.start))
 }
+
+/// A hunk matched with the indentation ignored must map each indentation of the patch to one
+/// indentation of the file (SPEC §4, the indentation map): when the same patch indentation
+/// stands for two different file indentations, the lines belong to different blocks than the
+/// patch shows, and the hunk is refused rather than placed.
+pub(crate) fn check_indent_map(
+    index: &LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+) -> Result<(), Error> {
+    if p.level < Level::Trim || p.already_applied {
+        return Ok(());
+    }
+    let old = old_side(s.cx.hunk, p.used_lines);
+    // Only a removed line read at another depth than the patch shows removes something the
+    // patch did not mean (a different block's `}`); context read so is merely copied.
+    let removed_off: Vec<bool> = s.cx.hunk.lines[..p.used_lines]
+        .iter()
+        .filter(|l| l.kind != crate::patch::LineKind::Add)
+        .enumerate()
+        .map(|(k, l)| {
+            l.kind == crate::patch::LineKind::Delete
+                && p.line_levels.get(k).is_some_and(|&lv| lv >= Level::Trim)
+        })
+        .collect();
+    if !removed_off.iter().any(|&b| b) {
+        return Ok(());
+    }
+    let lines = index.lines();
+    let mut map: Vec<(&str, &str, usize)> = Vec::new();
+    for (k, l) in old.iter().enumerate() {
+        let f = lines.get(p.start + k);
+        if l.trim().is_empty() || f.trim().is_empty() {
+            continue;
+        }
+        let (pi, fi) = (leading_ws(l), leading_ws(f));
+        match map.iter().find(|(q, _, _)| *q == pi) {
+            Some(&(_, other, at)) if other != fi => {
+                return Err(diagnose::inconsistent_indentation(
+                    s.cx,
+                    pi,
+                    (at, other),
+                    (p.start + k, fi),
+                ));
+            }
+            Some(_) => {}
+            None => map.push((pi, fi, p.start + k)),
+        }
+    }
+    Ok(())
+}
+
+fn leading_ws(l: &str) -> &str {
+    &l[..l.len() - l.trim_start().len()]
+}
