@@ -93,32 +93,6 @@ pub(crate) fn starts_until(index: &LineIndex<'_>, a: &AnchorMatch) -> usize {
         .unwrap_or(n - 1)
 }
 
-/// A hunk without an anchor found in its region only with the indentation ignored, while it
-/// matches as written (up to trailing whitespace) before the previous hunk: the hunks may be
-/// out of order, or the indentation may be off, and the two readings land in different places.
-fn stricter_before(
-    index: &mut LineIndex<'_>,
-    s: &Search<'_, '_>,
-    pattern: &mut Pattern<'_>,
-    old: &[&str],
-    hit: &Hit,
-    budget: &mut Budget,
-) -> Result<(), Error> {
-    if hit.level < Level::Trim || s.region_start == 0 || s.opts.first_match {
-        return Ok(());
-    }
-    let strict = Options {
-        max_level: Level::TrimEnd,
-        ..s.opts.clone()
-    };
-    let Some((level, mut found)) = candidates(index, pattern, &strict, 0..s.region_start, budget)?
-    else {
-        return Ok(());
-    };
-    found.push(hit.start);
-    Err(diagnose::ambiguous(index, s.cx, old, &found, level, None))
-}
-
 /// An out-of-order hit must not overlap a hunk placed before it.
 fn no_overlap(s: &Search<'_, '_>, hit: &Hit, m: usize) -> Result<(), Error> {
     match overlapping_hunk(s.placed, hit.start, m) {
@@ -141,7 +115,6 @@ pub(crate) fn in_region(
     let n = index.len();
     if let Some(hit) = unique_in(index, s, pattern, old, s.region_start..n, budget)? {
         straddles(index, s, pattern, old, &hit, 0, budget)?;
-        stricter_before(index, s, pattern, old, &hit, budget)?;
         return Ok(Some(hit));
     }
     if s.region_start == 0 {
