@@ -318,9 +318,10 @@ fn case(seed: u64) -> (String, String, String) {
         h.push_str(&body);
         hunks.push(h);
     }
-    // Hunks out of order, only where each old side occurs once in the file: with two copies,
-    // the copy after the previous hunk is what the patch says (SPEC §3.2, region), and the
-    // writer's swap would make its own intent ambiguous.
+    // Hunks out of order, only where each old side occurs once in the file, even with the
+    // indentation ignored: with two copies, the copy after the previous hunk is what the patch
+    // says (SPEC §3.2, region, at any level), and the writer's swap would make its own intent
+    // ambiguous.
     let unique_old = hunks.iter().all(|h| {
         let old: Vec<&str> = h
             .lines()
@@ -333,7 +334,7 @@ fn case(seed: u64) -> (String, String, String) {
                     && old
                         .iter()
                         .enumerate()
-                        .all(|(k, l)| f.lines[s + k].trim_end() == l.trim_end())
+                        .all(|(k, l)| f.lines[s + k].trim() == l.trim())
             })
             .count()
             <= 1
