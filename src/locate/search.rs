@@ -269,6 +269,12 @@ pub(crate) fn check_blank_tail(
     ))
 }
 
+/// True when `lines` (the other side of a slidable insertion) are a single context line: with
+/// more context there, the hunk's place does not rest on the slidable line alone.
+fn short_context(lines: &[crate::patch::Line]) -> bool {
+    lines.len() == 1 && lines[0].kind == crate::patch::LineKind::Context
+}
+
 /// An insertion held on one side by a single context line that equals the added line next to
 /// it (`+  })` … then context `  })`) can slide across that line: the context then says nothing
 /// about where the added block ends, and when that line occurs more than once in the region,
@@ -289,12 +295,20 @@ pub(crate) fn check_slide(
     // Down: `… +A1 … +Ak  C1` where the hunk ends with C1 and A1 == C1.
     let down = body[k - 1].kind == Context && body[k - 2].kind == Add && {
         let first_add = (0..k - 1).rev().take_while(|&j| body[j].kind == Add).last();
-        first_add.is_some_and(|j| j > 0 && body[j].text.trim_end() == body[k - 1].text.trim_end())
+        first_add.is_some_and(|j| {
+            j > 0
+                && short_context(&body[..j])
+                && body[j].text.trim_end() == body[k - 1].text.trim_end()
+        })
     };
     // Up: `B1 +A1 … +Ak …` where the hunk starts with B1 and Ak == B1.
     let up = body[0].kind == Context && body[1].kind == Add && {
         let last_add = (1..k).take_while(|&j| body[j].kind == Add).last();
-        last_add.is_some_and(|j| j + 1 < k && body[j].text.trim_end() == body[0].text.trim_end())
+        last_add.is_some_and(|j| {
+            j + 1 < k
+                && short_context(&body[j + 1..])
+                && body[j].text.trim_end() == body[0].text.trim_end()
+        })
     };
     let (edge, at) = if down {
         (&body[k - 1].text, p.start + p.old_len - 1)
