@@ -1,13 +1,14 @@
-//! `@@` anchors: each located one line at a time, at the match levels plus a prefix
-//! comparison, and each unique in its region. Stacked anchors narrow step by step: an inner
-//! anchor is looked for first inside the indentation block of the anchor before it.
+//! `@@` anchors: each located one line at a time, first as a whole line at every match level,
+//! then as a prefix (ending at a token boundary) at every level, and each unique where it is
+//! searched. Stacked anchors narrow step by step: an inner anchor is searched only inside the
+//! block of the anchor before it (SPEC §3.2).
 
 use std::ops::Range;
 
 use super::diagnose;
 use super::index::{Budget, LineIndex};
-use super::{HunkRef, Level};
-use crate::error::{Diagnostics, Error, Status};
+use super::{HunkRef, Level, CANDIDATE_LIMIT};
+use crate::error::Error;
 use crate::options::Options;
 use crate::patch::Anchor;
 
@@ -18,8 +19,15 @@ pub(crate) struct AnchorMatch {
     pub line: usize,
     /// The fuzz the anchors add.
     pub fuzz: u32,
-    /// The first anchor was found only by searching the whole file.
-    pub out_of_order: bool,
+    /// Where the hunk is searched: the innermost anchor's line through the end of its block.
+    pub block: Range<usize>,
+}
+
+impl AnchorMatch {
+    /// The lines of the block after the anchor line.
+    pub(crate) fn body(&self) -> Range<usize> {
+        self.line + 1..self.block.end.max(self.line + 1)
+    }
 }
 
 /// Locates the hunk's anchors; `None` when it has none.
@@ -27,6 +35,7 @@ pub(crate) fn resolve(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
     region_start: usize,
+    prev_start: Option<usize>,
     opts: &Options,
     budget: &mut Budget,
 ) -> Result<Option<AnchorMatch>, Error> {
@@ -36,46 +45,85 @@ pub(crate) fn resolve(
     }
     let n = index.len();
     let mut fuzz = 0;
-    let mut out_of_order = false;
-    let mut prev: Option<usize> = None;
+    let mut prev: Option<AnchorMatch> = None;
     for (k, anchor) in anchors.iter().enumerate() {
-        let found = match prev {
+        let found = match &prev {
             None => {
                 let mut hit = find_unique(index, cx, anchor, region_start..n, opts, budget)?;
+                if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
+                    // The anchor line may be a line of the previous hunk (which may even
+                    // change it): a copy after that hunk does not settle which is meant.
+                    if ps < region_start && !opts.first_match {
+                        let inside = index.find_line(
+                            &anchor.text,
+                            level,
+                            prefix,
+                            ps..region_start,
+                            1,
+                            budget,
+                        )?;
+                        if let Some(&i) = inside.first() {
+                            return Err(diagnose::anchor_ambiguous(index, cx, anchor, &[i, line]));
+                        }
+                    }
+                }
+                if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
+                    // A repeated enclosing anchor: a copy before the previous hunk whose block
+                    // holds that hunk is a second reading of the anchor.
+                    if !opts.first_match && ps < region_start {
+                        let before = index.find_line(
+                            &anchor.text,
+                            level,
+                            prefix,
+                            0..ps,
+                            CANDIDATE_LIMIT,
+                            budget,
+                        )?;
+                        if let Some(&b) = before.last() {
+                            if block_end(index, b, budget)? > ps {
+                                return Err(diagnose::anchor_ambiguous(
+                                    index,
+                                    cx,
+                                    anchor,
+                                    &[b, line],
+                                ));
+                            }
+                        }
+                    }
+                }
                 if hit.is_none() && region_start > 0 {
+                    // Out of order, or an enclosing anchor the model repeats before each hunk.
                     hit = find_unique(index, cx, anchor, 0..n, opts, budget)?;
-                    out_of_order = hit.is_some();
                 }
                 hit
             }
-            Some(p) => {
-                let block = block_of(index, p, budget)?;
-                let mut hit = None;
-                if let Some(b) = block.clone() {
-                    hit = find_unique(index, cx, anchor, b, opts, budget)?;
-                }
-                if hit.is_none() {
-                    let from = block.map_or(p + 1, |b| b.end);
-                    hit = find_unique(index, cx, anchor, from..n, opts, budget)?;
-                }
-                hit
-            }
+            Some(outer) => find_unique(index, cx, anchor, outer.body(), opts, budget)?,
         };
-        let Some((line, level)) = found else {
-            return Err(not_found(index, cx, anchor, k, prev, region_start, budget));
+        let Some((line, level, _)) = found else {
+            return Err(diagnose::anchor_not_found(
+                index,
+                cx,
+                anchor,
+                k,
+                prev.as_ref(),
+                opts,
+                budget,
+            ));
         };
         fuzz += level.fuzz();
-        prev = Some(line);
+        let end = block_end(index, line, budget)?;
+        prev = Some(AnchorMatch {
+            line,
+            fuzz,
+            block: line..end,
+        });
     }
-    Ok(prev.map(|line| AnchorMatch {
-        line,
-        fuzz,
-        out_of_order,
-    }))
+    Ok(prev)
 }
 
-/// The anchor's line in `range`, unique at the strictest (level, equality-then-prefix) that
-/// finds any. Two or more there is an ambiguity error (unless first-match mode).
+/// The anchor's line in `range`: whole lines at every level first (strictest first), then
+/// prefixes at every level, unique at the first comparison that finds any. Exact and trim-end
+/// count as one level. Two or more is an ambiguity error (unless first-match mode).
 fn find_unique(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
@@ -83,18 +131,37 @@ fn find_unique(
     range: Range<usize>,
     opts: &Options,
     budget: &mut Budget,
-) -> Result<Option<(usize, Level)>, Error> {
-    for &level in opts.max_level.up_to() {
-        for prefix in [false, true] {
-            let limit = if opts.first_match { 1 } else { 100 };
-            let found =
+) -> Result<Option<(usize, Level, bool)>, Error> {
+    let limit = if opts.first_match { 1 } else { CANDIDATE_LIMIT };
+    for prefix in [false, true] {
+        for &level in opts.max_level.up_to() {
+            let mut found =
                 index.find_line(&anchor.text, level, prefix, range.clone(), limit, budget)?;
-            match found.len() {
-                0 => continue,
-                1 => return Ok(Some((found[0], level))),
-                _ if opts.first_match => return Ok(Some((found[0], level))),
-                _ => return Err(ambiguous(index, cx, anchor, &found)),
+            if found.is_empty() {
+                continue;
             }
+            if level == Level::Exact
+                && opts.max_level >= Level::TrimEnd
+                && !opts.first_match
+                && index.any_trailing_ws(budget)?
+            {
+                // Lines that differ only by trailing whitespace look the same to the model.
+                let loose = index.find_line(
+                    &anchor.text,
+                    Level::TrimEnd,
+                    prefix,
+                    range.clone(),
+                    limit,
+                    budget,
+                )?;
+                if loose.len() > found.len() {
+                    found = loose;
+                }
+            }
+            if found.len() == 1 || opts.first_match {
+                return Ok(Some((found[0], level, prefix)));
+            }
+            return Err(diagnose::anchor_ambiguous(index, cx, anchor, &found));
         }
     }
     Ok(None)
@@ -114,34 +181,103 @@ pub(crate) fn indent_width(line: &str) -> Option<usize> {
     None
 }
 
-/// The indentation block that follows line `at`: the lines after it up to the first non-blank
-/// line indented no deeper than it (a line opening with `{` continues the header). `None` when
-/// the block is empty.
-fn block_of(
+/// A preprocessor-like line (`#if`, `#endif`, `#region`): often at column 0 inside a body,
+/// so it neither starts nor ends a block.
+fn is_directive(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('#')
+        && t[1..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+}
+
+/// A line that closes a block at the header's indentation: `}`, `)`, `]`, `end`, `fi` …
+fn is_closing(line: &str) -> bool {
+    let t = line.trim();
+    if t.starts_with(['}', ')', ']']) || t.starts_with("</") {
+        return true;
+    }
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    matches!(word.as_str(), "end" | "fi" | "done" | "esac" | "until")
+        || (word.starts_with("end") && word.len() > 3)
+}
+
+/// A line that opens (or continues) a block at the header's indentation: `{` on its own line,
+/// or `) -> T {` / `} else {` that closes one part of a header and opens the next.
+fn is_opening(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with('{') || (is_closing(line) && t.ends_with(['{', '(', '[', ':']))
+}
+
+/// The end (exclusive) of the block of the anchor at line `at`: when an indented body follows
+/// (possibly after an opening line at the anchor's indentation), the body and its closing
+/// line; otherwise (flat text) the end of the file.
+pub(crate) fn block_end(
     index: &mut LineIndex<'_>,
     at: usize,
     budget: &mut Budget,
-) -> Result<Option<Range<usize>>, Error> {
+) -> Result<usize, Error> {
     let lines = index.lines();
+    let n = lines.len();
     let Some(base) = indent_width(lines.get(at)) else {
-        return Ok(None);
+        return Ok(n);
     };
     let mut has_body = false;
-    let mut end = lines.len();
-    for j in at + 1..lines.len() {
+    let mut end = n;
+    for j in at + 1..n {
         let l = lines.get(j);
         match indent_width(l) {
             None => {}
+            Some(_) if is_directive(l) => {}
             Some(w) if w > base => has_body = true,
-            Some(_) if !has_body && l.trim_start().starts_with('{') => {}
+            Some(_) if is_opening(l) => {}
             Some(_) => {
-                end = j;
+                end = if is_closing(l) { j + 1 } else { j };
                 break;
             }
         }
     }
     budget.charge((end - at) as u64)?;
-    Ok(has_body.then_some(at + 1..end))
+    if !has_body {
+        return Ok(n);
+    }
+    Ok(end.max(brace_end(index, at, base, budget)?.unwrap_or(0)))
+}
+
+/// For an anchor line that opens a brace block (`… {`), the line after the `}` that balances it,
+/// when that closing line sits at the anchor's indentation: a body may hold lines at column 0
+/// (a raw string, a heredoc) that end an indentation block early.
+fn brace_end(
+    index: &LineIndex<'_>,
+    at: usize,
+    base: usize,
+    budget: &mut Budget,
+) -> Result<Option<usize>, Error> {
+    let lines = index.lines();
+    if !lines.get(at).trim_end().ends_with('{') {
+        return Ok(None);
+    }
+    let mut depth = 0isize;
+    for j in at..lines.len().min(at + 20_000) {
+        let l = lines.get(j);
+        budget.charge(1)?;
+        for c in l.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 && j > at {
+            let closes = l.trim_start().starts_with('}') && indent_width(l) == Some(base);
+            return Ok(closes.then_some(j + 1));
+        }
+    }
+    Ok(None)
 }
 
 /// The nearest line before `at` indented less than it: the header of its enclosing block.
@@ -155,120 +291,8 @@ pub(crate) fn enclosing_header(index: &LineIndex<'_>, at: usize, max_scan: usize
         }
     }
     let own = own?;
-    (at.saturating_sub(max_scan)..at)
-        .rev()
-        .find(|&j| indent_width(lines.get(j)).is_some_and(|w| w < own))
-}
-
-fn ambiguous(
-    index: &mut LineIndex<'_>,
-    cx: &HunkRef<'_>,
-    anchor: &Anchor,
-    found: &[usize],
-) -> Error {
-    let lines = diagnose::line_list(found);
-    let mut suggestion = None;
-    let mut hints = Vec::new();
-    for &c in found.iter().take(3) {
-        if let Some(h) = enclosing_header(index, c, 2000) {
-            let text = index.lines().get(h).trim();
-            hints.push(format!(
-                "\"@@ {text}\" (line {}) before it to pick line {}",
-                h + 1,
-                c + 1
-            ));
-        }
-    }
-    if !hints.is_empty() {
-        suggestion = Some(format!(
-            "Stack an anchor naming the enclosing block: {}.",
-            hints.join("; or ")
-        ));
-    }
-    let message = format!(
-        "{}: the anchor \"@@ {}\" (patch line {}) matches {} lines in {}: lines {}. {}",
-        cx.hunk_label(),
-        anchor.text,
-        anchor.patch_line,
-        found.len(),
-        cx.file_name(),
-        lines,
-        suggestion
-            .clone()
-            .unwrap_or_else(|| "Use a more specific anchor line.".to_string())
-    );
-    Error::new(
-        Status::Ambiguous,
-        message,
-        Diagnostics {
-            patch_line: Some(anchor.patch_line),
-            candidates: found.iter().map(|&c| c as u32 + 1).collect(),
-            suggestion,
-            ..cx.diagnostics()
-        },
-    )
-}
-
-fn not_found(
-    index: &mut LineIndex<'_>,
-    cx: &HunkRef<'_>,
-    anchor: &Anchor,
-    k: usize,
-    prev: Option<usize>,
-    region_start: usize,
-    budget: &mut Budget,
-) -> Error {
-    let from = prev.map_or(0, |p| p + 1);
-    let close = diagnose::closest_lines(index, &anchor.text, from..index.len(), 3, budget);
-    let where_ = match prev {
-        Some(p) => format!(" after the anchor at line {}", p + 1),
-        None if region_start > 0 => String::new(),
-        None => String::new(),
-    };
-    let mut message = format!(
-        "{}: the anchor \"@@ {}\" (patch line {}) was not found in {}{}.",
-        cx.hunk_label(),
-        anchor.text,
-        anchor.patch_line,
-        cx.file_name(),
-        where_
-    );
-    let suggestion = close
-        .first()
-        .map(|&(line, _)| format!("@@ {}", index.lines().get(line).trim_end()));
-    if !close.is_empty() {
-        let shown: Vec<String> = close
-            .iter()
-            .map(|&(l, s)| {
-                format!(
-                    "line {} {:?} ({}% similar)",
-                    l + 1,
-                    index.lines().get(l).trim(),
-                    (s * 100.0).round()
-                )
-            })
-            .collect();
-        message.push_str(&format!(
-            " Closest: {}. Copy the anchor text from a real line of the file{}.",
-            shown.join(", "),
-            if k > 0 {
-                ", or drop the inner anchor"
-            } else {
-                ""
-            }
-        ));
-    } else {
-        message
-            .push_str(" Copy the anchor text from a real line of the file, or use a bare \"@@\".");
-    }
-    Error::new(
-        Status::AnchorNotFound,
-        message,
-        Diagnostics {
-            patch_line: Some(anchor.patch_line),
-            candidates: close.iter().map(|&(l, _)| l as u32 + 1).collect(),
-            suggestion,
-            ..cx.diagnostics()
-        },
-    )
+    (at.saturating_sub(max_scan)..at).rev().find(|&j| {
+        let l = lines.get(j);
+        !is_directive(l) && indent_width(l).is_some_and(|w| w < own)
+    })
 }

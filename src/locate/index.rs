@@ -99,8 +99,11 @@ pub(crate) struct LineIndex<'a> {
     keys: [Option<Vec<u64>>; 5],
     scratch: String,
     /// Every exact match of some patterns, found together in one pass (see
-    /// [`LineIndex::prefetch_exact`]), keyed by (window hash, pattern length).
-    exact_cache: FxHashMap<(u64, usize), Vec<usize>>,
+    /// [`LineIndex::prefetch_exact`]), keyed by the pattern's lines themselves (never by a
+    /// hash alone: two patterns with the same window hash must not share an answer).
+    exact_cache: FxHashMap<Vec<String>, Vec<usize>>,
+    /// Whether some line ends in whitespace (computed on first use).
+    trailing_ws: Option<bool>,
 }
 
 impl<'a> LineIndex<'a> {
@@ -110,7 +113,26 @@ impl<'a> LineIndex<'a> {
             keys: Default::default(),
             scratch: String::new(),
             exact_cache: FxHashMap::default(),
+            trailing_ws: None,
         }
+    }
+
+    /// True when some line of the file ends in whitespace. When none does, a trim-end match
+    /// of lines that also match exactly is an exact match, and no trim-end search is needed.
+    pub(crate) fn any_trailing_ws(&mut self, budget: &mut Budget) -> Result<bool, Error> {
+        if let Some(t) = self.trailing_ws {
+            return Ok(t);
+        }
+        budget.charge(self.lines.len() as u64)?;
+        let t = (0..self.lines.len()).any(|i| {
+            self.lines
+                .get(i)
+                .chars()
+                .next_back()
+                .is_some_and(char::is_whitespace)
+        });
+        self.trailing_ws = Some(t);
+        Ok(t)
     }
 
     pub(crate) fn lines(&self) -> &'a Lines<'a> {
@@ -172,16 +194,20 @@ impl<'a> LineIndex<'a> {
         }
         let pnorm = pattern.normalized(level);
         let target = window_hash(pnorm);
-        if level == Level::Exact {
-            if let Some(all) = self.exact_cache.get(&(target, m)) {
-                budget.charge(all.len() as u64 + 1)?;
+        if level == Level::Exact && !self.exact_cache.is_empty() {
+            let key: Vec<String> = pnorm.iter().map(|l| l.to_string()).collect();
+            if let Some(all) = self.exact_cache.get(&key) {
                 let from = all.partition_point(|&s| s < range.start);
-                return Ok(all[from..]
+                let cached: Vec<usize> = all[from..]
                     .iter()
                     .copied()
                     .take_while(|&s| s + m <= range.end)
-                    .take(limit)
-                    .collect());
+                    .collect();
+                // Remembered candidates are verified like fresh hash hits.
+                let mut hits = cached;
+                let mut found = Vec::new();
+                self.verify(&mut hits, pnorm, level, limit, &mut found, budget)?;
+                return Ok(found);
             }
         }
         self.keys(level, budget)?;
@@ -328,8 +354,8 @@ impl<'a> LineIndex<'a> {
         for (i, p) in patterns.iter().enumerate() {
             if !overflow[i] {
                 let all = std::mem::take(&mut found[i]);
-                self.exact_cache
-                    .insert((window_hash_keys(&pkeys[i]), p.len()), all);
+                let key: Vec<String> = p.iter().map(|l| l.to_string()).collect();
+                self.exact_cache.insert(key, all);
             }
         }
         Ok(())
@@ -439,14 +465,18 @@ impl<'a> LineIndex<'a> {
             }
             return Ok(out);
         }
+        let a_ends_word = a.chars().next_back().is_some_and(is_word_char);
         for i in range {
             let line = self.lines.get(i);
-            let hit = match level {
-                Level::Exact => line.starts_with(a.as_str()),
-                Level::TrimEnd => trim_end_ws(line).starts_with(a.as_str()),
-                Level::Trim => trim_ws(line).starts_with(a.as_str()),
-                _ => normalize(line, level, &mut self.scratch).starts_with(a.as_str()),
+            let norm = match level {
+                Level::Exact => line,
+                Level::TrimEnd => trim_end_ws(line),
+                Level::Trim => trim_ws(line),
+                _ => normalize(line, level, &mut self.scratch),
             };
+            // A prefix ends at a token boundary: `def run` never finds `def run_server():`.
+            let hit = norm.starts_with(a.as_str())
+                && (!a_ends_word || !norm[a.len()..].chars().next().is_some_and(is_word_char));
             if hit {
                 out.push(i);
                 if out.len() >= limit {
@@ -456,6 +486,11 @@ impl<'a> LineIndex<'a> {
         }
         Ok(out)
     }
+}
+
+/// Letters, digits and `_`: the characters a token boundary separates.
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
 #[cfg(test)]
@@ -513,6 +548,41 @@ mod tests {
             });
             proptest::prop_assert_eq!(got, want);
         }
+    }
+
+    /// A remembered answer is never trusted: positions in the exact-match cache that do not
+    /// hold the pattern (as a hash collision would give) are dropped, and a pattern that only
+    /// shares a hash with a cached one gets its own answer.
+    #[test]
+    fn cached_candidates_are_verified() {
+        let text = "auth = check()\nif not auth:\n    deny()\n# a\n# b\n# c\n";
+        let lines = Lines::split(text);
+        let mut index = LineIndex::new(&lines);
+        let mut budget = Budget::new(u64::MAX);
+        let pat = vec!["# a", "# b"];
+        // Poison the cache as a colliding pattern would: wrong positions for this pattern.
+        index
+            .exact_cache
+            .insert(pat.iter().map(|l| l.to_string()).collect(), vec![0, 3]);
+        let mut p = Pattern::new(pat.clone());
+        let got = index
+            .find_windows(&mut p, Level::Exact, 0..6, usize::MAX, &mut budget)
+            .unwrap();
+        assert_eq!(got, vec![3]);
+        // Prefetching patterns keys the cache by their lines: another pattern is never
+        // answered from it.
+        let mut pre = LineIndex::new(&lines);
+        pre.prefetch_exact(
+            &[vec!["auth = check()", "if not auth:", "    deny()"]],
+            8,
+            &mut budget,
+        )
+        .unwrap();
+        let mut q = Pattern::new(vec!["# b", "# c"]);
+        let got = pre
+            .find_windows(&mut q, Level::Exact, 0..6, usize::MAX, &mut budget)
+            .unwrap();
+        assert_eq!(got, vec![4]);
     }
 
     #[test]

@@ -1,19 +1,22 @@
-//! Locating hunks: match levels, the line index, anchors, uniqueness, and the diagnostics
-//! written when a hunk cannot be placed.
+//! Locating hunks: match levels, the line index, anchors and their blocks, uniqueness, and the
+//! diagnostics written when a hunk cannot be placed.
 //!
 //! Every hunk is located against the original file; the builder then produces the new text
-//! from the placements. See SPEC §3 for the rules implemented here.
+//! from the placements. See SPEC §3.2 for the rules implemented here: a hunk lands where the
+//! patch says, or it is refused; it never lands somewhere else.
 
 mod anchor;
+mod applied;
 mod diagnose;
 mod index;
+mod search;
 
 pub(crate) use crate::level::Level;
 
 pub(crate) use crate::level::fold_single;
 pub(crate) use index::Budget;
 
-use crate::error::{Diagnostics, Error, Status};
+use crate::error::{Diagnostics, Error};
 use crate::options::Options;
 use crate::patch::{Hunk, LineKind};
 use crate::text::Lines;
@@ -21,7 +24,7 @@ use anchor::AnchorMatch;
 use index::{LineIndex, Pattern};
 
 /// How many candidates are collected for an ambiguity report.
-const CANDIDATE_LIMIT: usize = 100;
+pub(crate) const CANDIDATE_LIMIT: usize = 100;
 
 /// Where one hunk landed in the original file.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,12 +43,19 @@ pub(crate) struct Placement {
     pub fuzz: u32,
     /// Candidate places considered at the deciding level.
     pub candidates: u32,
-    /// Found only by searching the whole file.
+    /// Placed before the previous hunk of the file.
     pub out_of_order: bool,
     /// Placed at the end of the file because of `*** End of File`.
     pub end_of_file: bool,
     /// The change is already present; the text is left unchanged.
     pub already_applied: bool,
+}
+
+impl Placement {
+    /// The file lines the placement covers.
+    fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.old_len
+    }
 }
 
 /// The hunk being placed (its file, index and lines): what messages name.
@@ -82,6 +92,18 @@ impl HunkRef<'_> {
     }
 }
 
+/// What every placement of one hunk shares: the hunk, where its region starts, its anchors
+/// and the hunks placed before it.
+struct Search<'s, 'c> {
+    cx: &'s HunkRef<'c>,
+    region_start: usize,
+    anchor: Option<&'s AnchorMatch>,
+    placed: &'s [Placement],
+    /// The hunk of the last placement, if any.
+    prev_hunk: Option<&'s Hunk>,
+    opts: &'s Options,
+}
+
 /// Locates every hunk of one file. Placements are returned in hunk order.
 pub(crate) fn locate_hunks(
     lines: &Lines<'_>,
@@ -109,40 +131,17 @@ pub(crate) fn locate_hunks(
             &mut index,
             &cx,
             region_start,
-            &placements,
+            (&placements, i.checked_sub(1).map(|k| &hunks[k])),
             opts,
             &mut budget,
         )?;
         if p.already_applied && opts.already_applied_is_error {
-            return Err(Error::new(
-                Status::AlreadyApplied,
-                format!(
-                    "{} is already applied to {}: its new lines are already at line {}. Drop \
-                     this hunk.",
-                    cx.hunk_label(),
-                    cx.file_name(),
-                    p.start + 1
-                ),
-                cx.diagnostics(),
-            ));
+            return Err(diagnose::already_applied_error(&cx, &p));
         }
         total_fuzz = total_fuzz.saturating_add(p.fuzz);
         if let Some(max) = opts.max_fuzz {
             if total_fuzz > max {
-                return Err(Error::new(
-                    Status::FuzzLimit,
-                    format!(
-                        "{} in {} only matches loosely (level {}, fuzz {}), which brings the \
-                         total fuzz to {total_fuzz}, above the limit of {max}. Copy the lines \
-                         exactly as they are in the file (line {}).",
-                        cx.hunk_label(),
-                        cx.file_name(),
-                        p.level.name(),
-                        p.fuzz,
-                        p.start + 1
-                    ),
-                    cx.diagnostics(),
-                ));
+                return Err(diagnose::fuzz_limit(&cx, &p, total_fuzz, max));
             }
         }
         region_start = p.start + p.old_len;
@@ -152,6 +151,9 @@ pub(crate) fn locate_hunks(
     Ok(placements)
 }
 
+/// Two placements conflict when they share a file line, when an insertion falls strictly
+/// inside another hunk's lines, or when an insertion at the first line of a later hunk's
+/// lines comes later in the patch (the text would be written in the other order).
 fn check_overlaps(hunks: &[Hunk], placements: &[Placement], path: &str) -> Result<(), Error> {
     let mut order: Vec<usize> = (0..placements.len())
         .filter(|&i| !placements[i].already_applied)
@@ -160,38 +162,22 @@ fn check_overlaps(hunks: &[Hunk], placements: &[Placement], path: &str) -> Resul
     for w in order.windows(2) {
         let (a, b) = (&placements[w[0]], &placements[w[1]]);
         let a_end = a.start + a.old_len;
-        let overlaps = b.start < a_end || (a.old_len == 0 && b.start == a.start && b.old_len > 0);
+        let shared = b.old_len > 0 && b.start < a_end;
         let inside = b.old_len == 0 && b.start > a.start && b.start < a_end;
-        if overlaps || inside {
-            let (first, second) = (w[0].min(w[1]), w[0].max(w[1]));
-            let file = if path.is_empty() { "the file" } else { path };
-            return Err(Error::new(
-                Status::OverlappingHunks,
-                format!(
-                    "hunks {} and {} (patch lines {} and {}) both change lines {}–{} of {file}. \
-                     Merge them into one hunk.",
-                    first + 1,
-                    second + 1,
-                    hunks[first].patch_line,
-                    hunks[second].patch_line,
-                    b.start + 1,
-                    a_end.max(b.start + 1),
-                ),
-                Diagnostics {
-                    path: (!path.is_empty()).then(|| path.to_string()),
-                    patch_line: Some(hunks[second].patch_line),
-                    hunk: Some(second),
-                    candidates: vec![a.start as u32 + 1, b.start as u32 + 1],
-                    ..Diagnostics::default()
-                },
-            ));
+        let reversed = a.old_len == 0 && b.old_len > 0 && b.start == a.start && w[0] > w[1];
+        if shared || inside || reversed {
+            return Err(diagnose::overlapping(hunks, placements, w[0], w[1], path));
         }
     }
     Ok(())
 }
 
-fn overlaps_any(placements: &[Placement], start: usize, len: usize) -> bool {
-    placements.iter().filter(|p| !p.already_applied).any(|p| {
+/// The index of a placed hunk (not already applied) whose lines overlap `start..start+len`.
+fn overlapping_hunk(placements: &[Placement], start: usize, len: usize) -> Option<usize> {
+    placements.iter().position(|p| {
+        if p.already_applied {
+            return false;
+        }
         let (ps, pe) = (p.start, p.start + p.old_len);
         if len == 0 {
             start > ps && start < pe
@@ -220,46 +206,105 @@ fn new_side(hunk: &Hunk, used: usize) -> Vec<&str> {
         .collect()
 }
 
+/// True when the lines end with added lines that replace nothing (a pure insertion).
+fn ends_with_insertion(lines: &[crate::patch::Line]) -> bool {
+    let adds = lines
+        .iter()
+        .rev()
+        .take_while(|l| l.kind == LineKind::Add)
+        .count();
+    adds > 0
+        && lines[..lines.len() - adds]
+            .last()
+            .is_none_or(|l| l.kind == LineKind::Context)
+}
+
+/// The number of body lines without the trailing empty context lines (at least one line).
+fn without_blank_tail(hunk: &Hunk) -> usize {
+    let mut used = hunk.lines.len();
+    while used > 1 {
+        let l = &hunk.lines[used - 1];
+        if l.kind == LineKind::Context && l.text.trim().is_empty() {
+            used -= 1;
+        } else {
+            break;
+        }
+    }
+    used
+}
+
 fn locate_one(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
     region_start: usize,
-    placed: &[Placement],
+    (placed, prev_hunk): (&[Placement], Option<&Hunk>),
     opts: &Options,
     budget: &mut Budget,
 ) -> Result<Placement, Error> {
     let hunk = cx.hunk;
-    let anchor = anchor::resolve(index, cx, region_start, opts, budget)?;
-    let mut used = hunk.lines.len();
-    loop {
-        if let Some(p) = place_old_side(
-            index,
-            cx,
-            used,
-            region_start,
-            anchor.as_ref(),
-            placed,
-            opts,
-            budget,
-        )? {
-            return Ok(p);
-        }
-        // A trailing empty context line that does not match is retried without it.
-        match hunk.lines[..used].last() {
-            Some(l) if l.kind == LineKind::Context && l.text.trim().is_empty() && used > 1 => {
-                used -= 1;
+    let prev_start = placed.last().map(|p| p.start);
+    let anchor = anchor::resolve(index, cx, region_start, prev_start, opts, budget)?;
+    let s = Search {
+        cx,
+        region_start,
+        anchor: anchor.as_ref(),
+        placed,
+        prev_hunk,
+        opts,
+    };
+    let full = hunk.lines.len();
+    let short = without_blank_tail(hunk);
+    if hunk.end_of_file {
+        // `*** End of File` says where the hunk is: a stray blank line before the marker does
+        // not send it elsewhere.
+        for used in (short..=full).rev() {
+            let old = old_side(hunk, used);
+            if old.is_empty() {
+                break;
             }
-            _ => break,
+            let base = Placement {
+                start: 0,
+                old_len: old.len(),
+                used_lines: used,
+                level: Level::Exact,
+                line_levels: Vec::new(),
+                fuzz: 0,
+                candidates: 1,
+                out_of_order: false,
+                end_of_file: false,
+                already_applied: false,
+            };
+            let mut pattern = Pattern::new(old.clone());
+            if let Some(p) = place_at_end(index, &mut pattern, &s, &base, budget)? {
+                return Ok(finish(index, &old, p, opts));
+            }
         }
     }
-    let used = hunk.lines.len();
-    if let Some(p) = already_applied(index, cx, used, anchor.as_ref(), opts, budget)? {
+    // A trailing empty context line that does not match is retried without it, unless that
+    // leaves added lines at the end of the hunk: the empty line was all that held them.
+    for used in (short..=full).rev() {
+        if let Some(p) = place(index, &s, used, budget)? {
+            let held = hunk.end_of_file || p.range().end == index.len();
+            if used < full && !held && ends_with_insertion(&hunk.lines[..used]) {
+                break;
+            }
+            if used == full && short < full {
+                search::check_blank_tail(index, &s, &p, short, budget)?;
+            }
+            search::check_slide(index, &s, &p, budget)?;
+            search::check_edge_indent(index, &s, &p, budget)?;
+            search::check_open_start(&s, &p)?;
+            search::check_indent_map(index, &s, &p)?;
+            return Ok(p);
+        }
+    }
+    if let Some(p) = applied::already_applied(index, &s, full, budget)? {
         return Ok(p);
     }
     Err(diagnose::not_found(
         index,
         cx,
-        &old_side(hunk, used),
+        &old_side(hunk, full),
         anchor.as_ref(),
         region_start,
         opts,
@@ -268,22 +313,15 @@ fn locate_one(
 }
 
 /// Tries to place the old side of the first `used` body lines. `Ok(None)` means not found.
-#[allow(clippy::too_many_arguments)]
-fn place_old_side(
+fn place(
     index: &mut LineIndex<'_>,
-    cx: &HunkRef<'_>,
+    s: &Search<'_, '_>,
     used: usize,
-    region_start: usize,
-    anchor: Option<&AnchorMatch>,
-    placed: &[Placement],
-    opts: &Options,
     budget: &mut Budget,
 ) -> Result<Option<Placement>, Error> {
-    let hunk = cx.hunk;
+    let hunk = s.cx.hunk;
     let old = old_side(hunk, used);
-    let n = index.len();
-    let anchor_fuzz = anchor.map_or(0, |a| a.fuzz);
-    let levels = opts.max_level.up_to();
+    let anchor_fuzz = s.anchor.map_or(0, |a| a.fuzz);
     let base = Placement {
         start: 0,
         old_len: old.len(),
@@ -292,131 +330,85 @@ fn place_old_side(
         line_levels: Vec::new(),
         fuzz: anchor_fuzz,
         candidates: 1,
-        out_of_order: anchor.is_some_and(|a| a.out_of_order),
+        out_of_order: false,
         end_of_file: false,
         already_applied: false,
     };
-
     if old.is_empty() {
-        // Pure insertion: after the innermost anchor, else at the end of the file.
-        let start = match anchor {
-            Some(a) if !hunk.end_of_file => a.line + 1,
-            _ => n,
-        };
-        return Ok(Some(Placement {
-            start,
-            end_of_file: hunk.end_of_file || anchor.is_none(),
-            ..base
-        }));
+        return Ok(Some(place_insertion(index, s, base)));
     }
     let mut pattern = Pattern::new(old.clone());
-    let m = old.len();
-
-    if hunk.end_of_file && m <= n {
-        for &level in levels {
-            if index.window_matches(&mut pattern, level, n - m, budget)? {
-                return Ok(Some(finish(
-                    index,
-                    &old,
-                    Placement {
-                        start: n - m,
-                        level,
-                        fuzz: anchor_fuzz + level.fuzz(),
-                        end_of_file: true,
-                        ..base
-                    },
-                    opts,
-                )));
-            }
+    if hunk.end_of_file {
+        if let Some(p) = place_at_end(index, &mut pattern, s, &base, budget)? {
+            return Ok(Some(finish(index, &old, p, s.opts)));
         }
     }
+    let found = match s.anchor {
+        Some(a) => search::in_block(index, s, &mut pattern, &old, a, budget)?,
+        None => search::in_region(index, s, &mut pattern, &old, budget)?,
+    };
+    let Some(hit) = found else {
+        return Ok(None);
+    };
     let eof_penalty = if hunk.end_of_file { 1000 } else { 0 };
+    Ok(Some(finish(
+        index,
+        &old,
+        Placement {
+            start: hit.start,
+            level: hit.level,
+            fuzz: anchor_fuzz + hit.level.fuzz() + eof_penalty,
+            candidates: hit.candidates,
+            out_of_order: hit.start < s.region_start,
+            ..base
+        },
+        s.opts,
+    )))
+}
 
-    if let Some(a) = anchor {
-        let Some((level, found)) =
-            index.search(&mut pattern, opts.max_level, a.line..n, 1, budget)?
-        else {
-            return Ok(None);
-        };
-        return Ok(Some(finish(
-            index,
-            &old,
-            Placement {
-                start: found[0],
-                level,
-                fuzz: anchor_fuzz + level.fuzz() + eof_penalty,
-                ..base
-            },
-            opts,
-        )));
+/// A hunk with an empty old side: right after its innermost anchor line, or right after the
+/// previous hunk when that hunk lies after the anchor inside its block (a repeated anchor);
+/// at the end of the file without an anchor or with `*** End of File`.
+fn place_insertion(index: &LineIndex<'_>, s: &Search<'_, '_>, base: Placement) -> Placement {
+    let n = index.len();
+    let start = match s.anchor {
+        Some(a) if !s.cx.hunk.end_of_file => s
+            .placed
+            .last()
+            .filter(|p| p.start > a.line && p.range().end <= a.block.end)
+            .map_or(a.line + 1, |p| p.range().end),
+        _ => n,
+    };
+    Placement {
+        start,
+        end_of_file: s.cx.hunk.end_of_file || s.anchor.is_none(),
+        out_of_order: start < s.region_start,
+        ..base
     }
+}
 
-    for (range, out_of_order) in [(region_start..n, false), (0..n, true)] {
-        if out_of_order && region_start == 0 {
-            break;
-        }
-        {
-            // Candidates are counted in first-match mode too: the report says how many there were.
-            let Some((level, found)) = index.search(
-                &mut pattern,
-                opts.max_level,
-                range.clone(),
-                CANDIDATE_LIMIT,
-                budget,
-            )?
-            else {
-                continue;
-            };
-            match found.len() {
-                1 => {}
-                _ if opts.first_match => {}
-                _ => {
-                    return Err(diagnose::ambiguous(
-                        index, cx, &old, &found, level, opts, budget,
-                    ));
-                }
-            }
-            let start = found[0];
-            if out_of_order && overlaps_any(placed, start, m) {
-                let other = placed
-                    .iter()
-                    .position(|p| {
-                        !p.already_applied && start < p.start + p.old_len && p.start < start + m
-                    })
-                    .unwrap_or(0);
-                let o = &placed[other.min(placed.len().saturating_sub(1))];
-                return Err(Error::new(
-                    Status::OverlappingHunks,
-                    format!(
-                        "{} matches lines {}–{} of {}, but hunk {} already changes lines {}–{} \
-                         there. Merge the two hunks into one.",
-                        cx.hunk_label(),
-                        start + 1,
-                        start + m,
-                        cx.file_name(),
-                        other + 1,
-                        o.start + 1,
-                        o.start + o.old_len.max(1),
-                    ),
-                    Diagnostics {
-                        candidates: vec![start as u32 + 1],
-                        ..cx.diagnostics()
-                    },
-                ));
-            }
-            return Ok(Some(finish(
-                index,
-                &old,
-                Placement {
-                    start,
-                    level,
-                    fuzz: anchor_fuzz + level.fuzz() + eof_penalty,
-                    candidates: found.len() as u32,
-                    out_of_order,
-                    ..base
-                },
-                opts,
-            )));
+/// An `*** End of File` hunk tried at the end of the file first.
+fn place_at_end(
+    index: &mut LineIndex<'_>,
+    pattern: &mut Pattern<'_>,
+    s: &Search<'_, '_>,
+    base: &Placement,
+    budget: &mut Budget,
+) -> Result<Option<Placement>, Error> {
+    let (n, m) = (index.len(), pattern.len());
+    if m > n {
+        return Ok(None);
+    }
+    for &level in s.opts.max_level.up_to() {
+        if index.window_matches(pattern, level, n - m, budget)? {
+            return Ok(Some(Placement {
+                start: n - m,
+                level,
+                fuzz: base.fuzz + level.fuzz(),
+                end_of_file: true,
+                out_of_order: n - m < s.region_start,
+                ..base.clone()
+            }));
         }
     }
     Ok(None)
@@ -434,53 +426,4 @@ fn finish(index: &mut LineIndex<'_>, old: &[&str], mut p: Placement, opts: &Opti
         })
         .collect();
     p
-}
-
-/// A hunk whose old side is nowhere but whose new side is found uniquely is already applied.
-fn already_applied(
-    index: &mut LineIndex<'_>,
-    cx: &HunkRef<'_>,
-    used: usize,
-    anchor: Option<&AnchorMatch>,
-    opts: &Options,
-    budget: &mut Budget,
-) -> Result<Option<Placement>, Error> {
-    if !cx.hunk.has_deletions() {
-        return Ok(None);
-    }
-    let new = new_side(cx.hunk, used);
-    if new.is_empty() {
-        return Ok(None);
-    }
-    let mut pattern = Pattern::new(new.clone());
-    let from = anchor.map_or(0, |a| a.line);
-    for &level in opts.max_level.up_to() {
-        let found = index.find_windows(&mut pattern, level, from..index.len(), 2, budget)?;
-        match found.len() {
-            0 => continue,
-            1 => {
-                let mut p = finish(
-                    index,
-                    &new,
-                    Placement {
-                        start: found[0],
-                        old_len: new.len(),
-                        used_lines: used,
-                        level,
-                        line_levels: Vec::new(),
-                        fuzz: level.fuzz() + anchor.map_or(0, |a| a.fuzz),
-                        candidates: 1,
-                        out_of_order: false,
-                        end_of_file: false,
-                        already_applied: true,
-                    },
-                    opts,
-                );
-                p.already_applied = true;
-                return Ok(Some(p));
-            }
-            _ => return Ok(None),
-        }
-    }
-    Ok(None)
 }

@@ -1,0 +1,190 @@
+//! Already-applied hunks: the old side is nowhere, but the new side is found uniquely where
+//! the old side would have been searched, and nothing closer to the old side exists elsewhere
+//! (SPEC §3.2). Such a hunk leaves the text unchanged, so that a retried patch is idempotent.
+
+use std::ops::Range;
+
+use super::diagnose::{closest_region, similarity};
+use super::index::{Budget, LineIndex, Pattern};
+use super::search::{candidates, starts_until};
+use super::{finish, new_side, old_side, Placement, Search};
+use crate::error::Error;
+use crate::patch::LineKind;
+
+/// The placement of an already-applied hunk, or `None` when it is not (simply) applied.
+pub(crate) fn already_applied(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    used: usize,
+    budget: &mut Budget,
+) -> Result<Option<Placement>, Error> {
+    let hunk = s.cx.hunk;
+    if !hunk.has_deletions() {
+        return Ok(None);
+    }
+    let new = new_side(hunk, used);
+    if new.is_empty() {
+        return Ok(None);
+    }
+    let n = index.len();
+    // The old side must be nowhere: where it exists (even overlapping another hunk), the hunk
+    // is not applied.
+    let mut old_pattern = Pattern::new(old_side(hunk, used));
+    if candidates(index, &mut old_pattern, s.opts, 0..n, budget)?.is_some() {
+        return Ok(None);
+    }
+    let mut ranges: Vec<Range<usize>> = Vec::with_capacity(2);
+    match s.anchor {
+        Some(a) => ranges.push(a.block.start..(starts_until(index, a) + new.len()).min(n)),
+        None => {
+            ranges.push(s.region_start..n);
+            if s.region_start > 0 {
+                ranges.push(0..n);
+            }
+        }
+    }
+    let mut pattern = Pattern::new(new.clone());
+    for range in ranges {
+        let Some((level, found)) = candidates(index, &mut pattern, s.opts, range.clone(), budget)?
+        else {
+            continue;
+        };
+        if found.len() != 1 {
+            return Ok(None);
+        }
+        let at = found[0];
+        if closer_elsewhere(index, s, used, at, new.len(), range) {
+            return Ok(None);
+        }
+        let p = Placement {
+            start: at,
+            old_len: new.len(),
+            used_lines: used,
+            level,
+            line_levels: Vec::new(),
+            fuzz: level.fuzz() + s.anchor.map_or(0, |a| a.fuzz),
+            candidates: 1,
+            // Reported as applied only: where it was found does not matter to the caller.
+            out_of_order: false,
+            end_of_file: false,
+            already_applied: true,
+        };
+        return Ok(Some(finish(index, &new, p, s.opts)));
+    }
+    Ok(None)
+}
+
+/// True when some place of `range` away from the new side at `at` looks more like the old side
+/// than that place does: the old side then most likely means that other place (the change is
+/// not applied, its lines are wrong).
+fn closer_elsewhere(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    used: usize,
+    at: usize,
+    new_len: usize,
+    range: Range<usize>,
+) -> bool {
+    let old = old_side(s.cx.hunk, used);
+    let here = similarity_at(index, s, used, at);
+    let mut budget = Budget::new(2_000_000 + 4 * index.len() as u64);
+    let exclude = at..at + new_len.max(1);
+    let Some(r) = closest_region(index, &old, range, Some(exclude), &mut budget) else {
+        return false;
+    };
+    let lines = index.lines();
+    let there = old
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            let j = r.start + k;
+            if j < lines.len() {
+                fine_similarity(lines.get(j), l)
+            } else {
+                0.0
+            }
+        })
+        .sum::<f64>()
+        / old.len().max(1) as f64;
+    there > here + 1e-9
+}
+
+/// Line similarity that also sees single characters: bigrams alone cannot tell
+/// `compute(x)` from `compute(y)` when comparing both to `compute( x )`.
+fn fine_similarity(a: &str, b: &str) -> f64 {
+    (similarity(a, b) + char_dice(a, b)) / 2.0
+}
+
+/// Dice coefficient of the non-space characters of two lines (as multisets).
+fn char_dice(a: &str, b: &str) -> f64 {
+    let mut x: Vec<char> = a.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut y: Vec<char> = b.chars().filter(|c| !c.is_whitespace()).collect();
+    if x.is_empty() && y.is_empty() {
+        return 1.0;
+    }
+    x.sort_unstable();
+    y.sort_unstable();
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * common as f64 / (x.len() + y.len()) as f64
+}
+
+/// How much the old side looks like the file at the new side's place: context lines against
+/// their file lines, each `-` line against the most similar line its change added.
+fn similarity_at(index: &LineIndex<'_>, s: &Search<'_, '_>, used: usize, at: usize) -> f64 {
+    let lines = index.lines();
+    let body = &s.cx.hunk.lines[..used];
+    let mut total = 0.0;
+    let mut count = 0usize;
+    let mut f = at;
+    let mut k = 0;
+    while k < body.len() {
+        if body[k].kind == LineKind::Context {
+            total += similarity(
+                lines.get(f.min(lines.len().saturating_sub(1))),
+                &body[k].text,
+            );
+            count += 1;
+            f += 1;
+            k += 1;
+            continue;
+        }
+        // One change: a run of `-` and `+` lines.
+        let run_end = (k..body.len())
+            .find(|&j| body[j].kind == LineKind::Context)
+            .unwrap_or(body.len());
+        let n_add = body[k..run_end]
+            .iter()
+            .filter(|l| l.kind == LineKind::Add)
+            .count();
+        let added: Vec<usize> = (f..f + n_add).filter(|&j| j < lines.len()).collect();
+        for l in body[k..run_end]
+            .iter()
+            .filter(|l| l.kind == LineKind::Delete)
+        {
+            let best = added
+                .iter()
+                .map(|&j| fine_similarity(lines.get(j), &l.text))
+                .fold(0.0, f64::max);
+            total += best;
+            count += 1;
+        }
+        f += n_add;
+        k = run_end;
+    }
+    if count == 0 {
+        0.0
+    } else {
+        total / count as f64
+    }
+}

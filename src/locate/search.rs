@@ -1,0 +1,463 @@
+//! Where a hunk's old side is searched and when a match counts as unique: the region after
+//! the previous hunk, the anchor's block, out-of-order fallbacks, and the levels that count
+//! as one for uniqueness (SPEC §3.2).
+
+use std::ops::Range;
+
+use super::anchor::{indent_width, AnchorMatch};
+use super::index::{Budget, LineIndex, Pattern};
+use super::{diagnose, old_side, overlapping_hunk, Level, Placement, Search, CANDIDATE_LIMIT};
+use crate::error::Error;
+use crate::options::Options;
+
+/// A unique match of a hunk's old side.
+pub(crate) struct Hit {
+    /// First file line of the match.
+    pub start: usize,
+    /// The level it matched at.
+    pub level: Level,
+    /// How many candidates the deciding level had (more than one only in first-match mode).
+    pub candidates: u32,
+}
+
+/// The windows of `range` matching `pattern` at the strictest level that has any, in file
+/// order. Exact and trim-end count as one level: when exact finds some, the trim-end windows
+/// are the candidates (two places that differ only by trailing whitespace look the same to the
+/// model). Every candidate is verified against the lines.
+pub(crate) fn candidates(
+    index: &mut LineIndex<'_>,
+    pattern: &mut Pattern<'_>,
+    opts: &Options,
+    range: Range<usize>,
+    budget: &mut Budget,
+) -> Result<Option<(Level, Vec<usize>)>, Error> {
+    let Some((level, found)) = index.search(
+        pattern,
+        opts.max_level,
+        range.clone(),
+        CANDIDATE_LIMIT,
+        budget,
+    )?
+    else {
+        return Ok(None);
+    };
+    if level == Level::Exact
+        && opts.max_level >= Level::TrimEnd
+        && !opts.first_match
+        && index.any_trailing_ws(budget)?
+    {
+        let loose = index.find_windows(pattern, Level::TrimEnd, range, CANDIDATE_LIMIT, budget)?;
+        if loose.len() > found.len() {
+            return Ok(Some((Level::TrimEnd, loose)));
+        }
+    }
+    Ok(Some((level, found)))
+}
+
+/// The one candidate of `range`; two or more is an ambiguity error (first-match mode takes
+/// the first).
+fn unique_in(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    pattern: &mut Pattern<'_>,
+    old: &[&str],
+    range: Range<usize>,
+    budget: &mut Budget,
+) -> Result<Option<Hit>, Error> {
+    let Some((level, found)) = candidates(index, pattern, s.opts, range, budget)? else {
+        return Ok(None);
+    };
+    if found.len() > 1 && !s.opts.first_match {
+        return Err(diagnose::ambiguous(
+            index, s.cx, old, &found, level, s.anchor,
+        ));
+    }
+    Ok(Some(Hit {
+        start: found[0],
+        level,
+        candidates: found.len() as u32,
+    }))
+}
+
+/// The last line (inclusive) where a hunk under anchor `a` may start: the first non-blank line
+/// at or after the end of the anchor's block (the block's last line for a block that runs to
+/// the end of the file).
+pub(crate) fn starts_until(index: &LineIndex<'_>, a: &AnchorMatch) -> usize {
+    let lines = index.lines();
+    let n = lines.len();
+    if a.block.end >= n {
+        return n.saturating_sub(1);
+    }
+    (a.block.end..n)
+        .find(|&j| !lines.get(j).trim().is_empty())
+        .unwrap_or(n - 1)
+}
+
+/// An out-of-order hit must not overlap a hunk placed before it.
+fn no_overlap(s: &Search<'_, '_>, hit: &Hit, m: usize) -> Result<(), Error> {
+    match overlapping_hunk(s.placed, hit.start, m) {
+        Some(other) => Err(diagnose::overlaps_placed(
+            s.cx, hit.start, m, s.placed, other,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A hunk without an anchor: unique in its region, else (out of order) unique in the whole
+/// file and clear of the hunks placed before it.
+pub(crate) fn in_region(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    pattern: &mut Pattern<'_>,
+    old: &[&str],
+    budget: &mut Budget,
+) -> Result<Option<Hit>, Error> {
+    let n = index.len();
+    if let Some(hit) = unique_in(index, s, pattern, old, s.region_start..n, budget)? {
+        straddles(index, s, pattern, old, &hit, 0, budget)?;
+        return Ok(Some(hit));
+    }
+    if s.region_start == 0 {
+        return Ok(None);
+    }
+    let Some(hit) = unique_in(index, s, pattern, old, 0..n, budget)? else {
+        return Ok(None);
+    };
+    no_overlap(s, &hit, old.len())?;
+    Ok(Some(hit))
+}
+
+/// A hunk with anchors: inside the innermost anchor's block only, after the previous hunk
+/// first when that hunk ends inside the block (a repeated anchor), then in the whole block
+/// (out of order, clear of the hunks placed before it). Nothing outside the block counts.
+pub(crate) fn in_block(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    pattern: &mut Pattern<'_>,
+    old: &[&str],
+    a: &AnchorMatch,
+    budget: &mut Budget,
+) -> Result<Option<Hit>, Error> {
+    // A match starts inside the block; its last lines may run past the block's end (a hunk
+    // that ends a function and starts the next, under the first one's header).
+    let n = index.len();
+    let block = a.block.start..(a.block.end + old.len().saturating_sub(1)).min(n);
+    // The previous hunk lies inside the block (after the anchor line): a repeated anchor.
+    let prev = s.placed.last().filter(|p| {
+        p.start >= block.start && p.range().end > block.start && p.range().end <= block.end
+    });
+    if let Some(p) = prev {
+        let after = p.range().end..block.end;
+        if let Some(hit) = unique_in(index, s, pattern, old, after, budget)? {
+            straddles(index, s, pattern, old, &hit, block.start, budget)?;
+            return Ok(Some(hit));
+        }
+        // Only then the part of the block before the previous hunk, as out of order.
+        if let Some(hit) = unique_in(index, s, pattern, old, block.start..p.start, budget)? {
+            no_overlap(s, &hit, old.len())?;
+            straddles(index, s, pattern, old, &hit, block.start, budget)?;
+            return Ok(Some(hit));
+        }
+    }
+    let mut hit = unique_in(index, s, pattern, old, block, budget)?;
+    if hit.is_none() && a.block.end < n {
+        // Nothing in the block: the hunk may start right after it (only blank lines between),
+        // following the anchor's block as a unified diff's function-context header says.
+        let follows = a.block.end..(starts_until(index, a) + old.len()).min(n);
+        hit = unique_in(index, s, pattern, old, follows, budget)?;
+    }
+    let Some(hit) = hit else {
+        return Ok(None);
+    };
+    if hit.start < s.region_start {
+        no_overlap(s, &hit, old.len())?;
+    }
+    Ok(Some(hit))
+}
+
+/// A match after the previous hunk is not unique when the old side also fits a place that
+/// overlaps the previous hunk (the two hunks share context lines): either could be meant.
+fn straddles(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    pattern: &mut Pattern<'_>,
+    old: &[&str],
+    hit: &Hit,
+    floor: usize,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    let Some(p) = s.placed.last() else {
+        return Ok(());
+    };
+    if s.opts.first_match || p.old_len == 0 {
+        return Ok(());
+    }
+    let m = old.len();
+    let lo = (p.start + 1).saturating_sub(m).max(floor);
+    let hi = (p.range().end + m - 1).min(index.len());
+    if hi <= lo || hi - lo < m {
+        return Ok(());
+    }
+    for &level in s.opts.max_level.up_to() {
+        if level > hit.level.max(Level::TrimEnd) {
+            break;
+        }
+        let found = index.find_windows(pattern, level, lo..hi, 4, budget)?;
+        // Only places that share the previous hunk's unchanged lines, never its changed ones.
+        let removed = s
+            .prev_hunk
+            .map(|h| diagnose::removed_lines(h, p))
+            .unwrap_or_default();
+        let mut across: Vec<usize> = found
+            .into_iter()
+            .filter(|&f| f < p.range().end && f != hit.start)
+            .filter(|&f| !removed.iter().any(|&r| r >= f && r < f + m))
+            .collect();
+        if !across.is_empty() {
+            across.push(hit.start);
+            across.sort_unstable();
+            return Err(diagnose::ambiguous(
+                index, s.cx, old, &across, level, s.anchor,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A hunk that matched with trailing empty context lines is also read without them: a stray
+/// blank line is weak evidence (models often add one), so it must not pick one place among
+/// several that fit the rest of the hunk, nor outvote the end of the file, where the hunk's
+/// other lines may sit with no line after them. When that reading fits elsewhere too, the hunk
+/// is ambiguous.
+pub(crate) fn check_blank_tail(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+    short: usize,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    let hunk = s.cx.hunk;
+    if hunk.end_of_file || s.opts.first_match {
+        return Ok(());
+    }
+    let old = old_side(hunk, short);
+    let (n, m) = (index.len(), old.len());
+    if m == 0 || m > n {
+        return Ok(());
+    }
+    let range = match s.anchor {
+        Some(a) => a.block.start..(starts_until(index, a) + m).min(n),
+        None if p.start >= s.region_start => s.region_start..n,
+        None => 0..n,
+    };
+    let mut pattern = Pattern::new(old.clone());
+    let Some((_, found)) = candidates(index, &mut pattern, s.opts, range, budget)? else {
+        return Ok(());
+    };
+    let mut found: Vec<usize> = found.into_iter().filter(|&f| f != p.start).collect();
+    if found.is_empty() {
+        return Ok(());
+    }
+    let at_end = found.contains(&(n - m));
+    found.push(p.start);
+    found.sort_unstable();
+    Err(diagnose::ambiguous_blank_tail(
+        s.cx,
+        &found,
+        p.start,
+        at_end.then_some(n - m),
+    ))
+}
+
+/// True when `lines` (the other side of a slidable insertion) are a single context line: with
+/// more context there, the hunk's place does not rest on the slidable line alone.
+fn short_context(lines: &[crate::patch::Line]) -> bool {
+    lines.len() == 1 && lines[0].kind == crate::patch::LineKind::Context
+}
+
+/// An insertion held on one side by a single context line that equals the added line next to
+/// it (`+  })` … then context `  })`) can slide across that line: the context then says nothing
+/// about where the added block ends, and when that line occurs more than once in the region,
+/// another copy could be meant as well. Such a hunk is refused with a request for one more
+/// unchanged line.
+pub(crate) fn check_slide(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    let body = &s.cx.hunk.lines[..p.used_lines];
+    if s.anchor.is_some() || s.opts.first_match || body.len() < 3 {
+        return Ok(());
+    }
+    use crate::patch::LineKind::{Add, Context};
+    let k = body.len();
+    // Down: `… +A1 … +Ak  C1` where the hunk ends with C1 and A1 == C1.
+    let down = body[k - 1].kind == Context && body[k - 2].kind == Add && {
+        let first_add = (0..k - 1).rev().take_while(|&j| body[j].kind == Add).last();
+        first_add.is_some_and(|j| {
+            j > 0
+                && short_context(&body[..j])
+                && body[j].text.trim_end() == body[k - 1].text.trim_end()
+        })
+    };
+    // Up: `B1 +A1 … +Ak …` where the hunk starts with B1 and Ak == B1.
+    let up = body[0].kind == Context && body[1].kind == Add && {
+        let last_add = (1..k).take_while(|&j| body[j].kind == Add).last();
+        last_add.is_some_and(|j| {
+            j + 1 < k
+                && short_context(&body[j + 1..])
+                && body[j].text.trim_end() == body[0].text.trim_end()
+        })
+    };
+    let (edge, at) = if down {
+        (&body[k - 1].text, p.start + p.old_len - 1)
+    } else if up {
+        (&body[0].text, p.start)
+    } else {
+        return Ok(());
+    };
+    if edge.trim().is_empty() {
+        return Ok(());
+    }
+    let n = index.len();
+    let copies = index.find_line(edge, Level::TrimEnd, false, s.region_start..n, 8, budget)?;
+    let others: Vec<usize> = copies.into_iter().filter(|&c| c != at).collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    Err(diagnose::ambiguous_slide(s.cx, at, &others, edge, down))
+}
+
+/// A hunk placed at the trim level or looser, whose first or last line matched only by
+/// ignoring its indentation, while the file line just beyond it equals that line exactly: the
+/// hunk then fits both with the indentation ignored and with one file line skipped (`}` read
+/// as `\t}` or as the `}` after it), and the two readings put the change in different blocks.
+pub(crate) fn check_edge_indent(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    if p.level < Level::Trim || p.old_len == 0 || s.opts.first_match || p.already_applied {
+        return Ok(());
+    }
+    let old = old_side(s.cx.hunk, p.used_lines);
+    let n = index.len();
+    let m = old.len();
+    if m < 2 {
+        return Ok(());
+    }
+    let last = m - 1;
+    // The indentation shift (file minus patch) of each matched non-blank line.
+    let shift = |index: &LineIndex<'_>, k: usize| -> Option<isize> {
+        let f = indent_width(index.lines().get(p.start + k))? as isize;
+        let q = indent_width(old[k])? as isize;
+        Some(f - q)
+    };
+    // The edge line is the odd one out: the other lines agree on a shift it does not share.
+    let odd = |index: &LineIndex<'_>, e: usize| -> bool {
+        let Some(se) = shift(index, e) else {
+            return false;
+        };
+        let others: Vec<isize> = (0..m)
+            .filter(|&k| k != e)
+            .filter_map(|k| shift(index, k))
+            .collect();
+        !others.is_empty() && others.iter().all(|&o| o == others[0]) && others[0] != se
+    };
+    let range = s.anchor.map_or(0..n, |a| a.block.clone());
+    let mut other = None;
+    if p.line_levels.get(last).is_some_and(|&l| l >= Level::Trim)
+        && p.start + m < n
+        && index.line_eq(p.start + m, Level::TrimEnd, old[last])
+        && odd(index, last)
+    {
+        other = Some(p.start + 1);
+    } else if p.line_levels.first().is_some_and(|&l| l >= Level::Trim)
+        && p.start > range.start
+        && index.line_eq(p.start - 1, Level::TrimEnd, old[0])
+        && odd(index, 0)
+    {
+        other = Some(p.start - 1);
+    }
+    budget.charge(2)?;
+    match other {
+        Some(o) => Err(diagnose::ambiguous_edge_indent(s.cx, p.start, o)),
+        None => Ok(()),
+    }
+}
+
+/// A hunk without an anchor that starts with added lines says where they end, never where
+/// they begin: unless it lands at the start of the file, an unchanged line the patch left out
+/// before them would put them elsewhere. Refused with a request for the line before.
+pub(crate) fn check_open_start(s: &Search<'_, '_>, p: &Placement) -> Result<(), Error> {
+    let body = &s.cx.hunk.lines[..p.used_lines];
+    let starts_with_add = body
+        .first()
+        .is_some_and(|l| l.kind == crate::patch::LineKind::Add);
+    if s.anchor.is_some()
+        || s.opts.first_match
+        || !starts_with_add
+        || p.start == 0
+        || p.old_len == 0
+    {
+        return Ok(());
+    }
+    Err(diagnose::open_start(s.cx, p.start))
+}
+
+/// A hunk matched with the indentation ignored must map each indentation of the patch to one
+/// indentation of the file (SPEC §4, the indentation map): when the same patch indentation
+/// stands for two different file indentations, the lines belong to different blocks than the
+/// patch shows, and the hunk is refused rather than placed.
+pub(crate) fn check_indent_map(
+    index: &LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+) -> Result<(), Error> {
+    if p.level < Level::Trim || p.already_applied {
+        return Ok(());
+    }
+    let old = old_side(s.cx.hunk, p.used_lines);
+    // Only a removed line read at another depth than the patch shows removes something the
+    // patch did not mean (a different block's `}`); context read so is merely copied.
+    let removed_off: Vec<bool> = s.cx.hunk.lines[..p.used_lines]
+        .iter()
+        .filter(|l| l.kind != crate::patch::LineKind::Add)
+        .enumerate()
+        .map(|(k, l)| {
+            l.kind == crate::patch::LineKind::Delete
+                && p.line_levels.get(k).is_some_and(|&lv| lv >= Level::Trim)
+        })
+        .collect();
+    if !removed_off.iter().any(|&b| b) {
+        return Ok(());
+    }
+    let lines = index.lines();
+    let mut map: Vec<(&str, &str, usize)> = Vec::new();
+    for (k, l) in old.iter().enumerate() {
+        let f = lines.get(p.start + k);
+        if l.trim().is_empty() || f.trim().is_empty() {
+            continue;
+        }
+        let (pi, fi) = (leading_ws(l), leading_ws(f));
+        match map.iter().find(|(q, _, _)| *q == pi) {
+            Some(&(_, other, at)) if other != fi => {
+                return Err(diagnose::inconsistent_indentation(
+                    s.cx,
+                    pi,
+                    (at, other),
+                    (p.start + k, fi),
+                ));
+            }
+            Some(_) => {}
+            None => map.push((pi, fi, p.start + k)),
+        }
+    }
+    Ok(())
+}
+
+fn leading_ws(l: &str) -> &str {
+    &l[..l.len() - l.trim_start().len()]
+}

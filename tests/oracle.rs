@@ -1,0 +1,393 @@
+//! The oracle: a patch writer that knows where each edit belongs writes patches the way models
+//! do (0–3 context lines, the enclosing anchor repeated per hunk, stacked anchors, prefix
+//! anchors, anchors with the indentation dropped, hunks out of order, a stray trailing blank
+//! context line, `*** End of File`) over generated files full of repetition (duplicated
+//! functions, blocks that differ only in whitespace, Markdown, tabs and spaces, CRLF).
+//!
+//! Invariant (SPEC §3.2): every success changes exactly the intended lines, byte for byte;
+//! every failure is an error (the text is never changed by a failed call).
+//!
+//! `V4A_ORACLE_CASES=N cargo test --release --test oracle` runs N cases (default 3000).
+
+use v4a::{apply, Mode, Options};
+
+/// A small deterministic generator (xorshift64*), so a failing case is reproduced by its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+}
+
+/// A generated file: its lines and, for each line, the header lines enclosing it (outermost
+/// first).
+struct File {
+    lines: Vec<String>,
+    headers: Vec<Vec<usize>>,
+    crlf: bool,
+}
+
+const BODY: &[&str] = &[
+    "x = 1",
+    "return x",
+    "total = 0",
+    "total += x",
+    "if x:",
+    "print(x)",
+    "y = compute(x)",
+    "return 1",
+];
+
+fn python(rng: &mut Rng) -> File {
+    let unit = if rng.chance(25) { "\t" } else { "    " };
+    let mut lines = Vec::new();
+    let mut headers = Vec::new();
+    let mut blocks: Vec<(Vec<String>, Vec<Vec<usize>>)> = Vec::new();
+    let classes = 1 + rng.below(3);
+    for _ in 0..classes {
+        let class_line = lines.len();
+        lines.push(format!("class {}:", rng.pick(&["A", "B", "Cart", "A"])));
+        headers.push(vec![]);
+        for _ in 0..1 + rng.below(3) {
+            if rng.chance(25) && !blocks.is_empty() {
+                // A duplicated method, sometimes differing only in whitespace.
+                let (b, _) = blocks[rng.below(blocks.len())].clone();
+                let head = lines.len();
+                for (k, l) in b.iter().enumerate() {
+                    let mut l = l.clone();
+                    if k > 0 && rng.chance(15) {
+                        l.push(' ');
+                    }
+                    lines.push(l);
+                    headers.push(if k == 0 {
+                        vec![class_line]
+                    } else {
+                        vec![class_line, head]
+                    });
+                }
+                continue;
+            }
+            let head = lines.len();
+            let name = rng.pick(&["run", "load", "save", "run_all", "get"]);
+            let mut block = vec![format!("{unit}def {name}(self):")];
+            headers.push(vec![class_line]);
+            lines.push(block[0].clone());
+            for _ in 0..1 + rng.below(4) {
+                let mut l = format!("{unit}{unit}{}", rng.pick(BODY));
+                if rng.chance(10) {
+                    l.push(' ');
+                }
+                block.push(l.clone());
+                lines.push(l);
+                headers.push(vec![class_line, head]);
+            }
+            blocks.push((block, vec![]));
+        }
+        lines.push(String::new());
+        headers.push(vec![]);
+    }
+    File {
+        lines,
+        headers,
+        crlf: rng.chance(20),
+    }
+}
+
+fn braces(rng: &mut Rng) -> File {
+    let mut lines = Vec::new();
+    let mut headers = Vec::new();
+    let mut bodies: Vec<Vec<String>> = Vec::new();
+    for _ in 0..2 + rng.below(4) {
+        let head = lines.len();
+        lines.push(format!(
+            "func {}(t *T) {{",
+            rng.pick(&["TestA", "TestB", "TestA", "Run"])
+        ));
+        headers.push(vec![]);
+        let body: Vec<String> = if rng.chance(30) && !bodies.is_empty() {
+            bodies[rng.below(bodies.len())].clone()
+        } else {
+            (0..1 + rng.below(5))
+                .map(|_| {
+                    format!(
+                        "\t{}",
+                        rng.pick(&["x := 1", "check(x)", "}", "if x {", "done()"])
+                    )
+                })
+                .collect()
+        };
+        for l in &body {
+            lines.push(l.clone());
+            headers.push(vec![head]);
+        }
+        bodies.push(body);
+        lines.push("}".to_string());
+        headers.push(vec![head]);
+        lines.push(String::new());
+        headers.push(vec![]);
+    }
+    File {
+        lines,
+        headers,
+        crlf: rng.chance(20),
+    }
+}
+
+fn markdown(rng: &mut Rng) -> File {
+    let mut lines = Vec::new();
+    let mut headers = Vec::new();
+    for _ in 0..2 + rng.below(3) {
+        let head = lines.len();
+        lines.push(format!(
+            "## {}",
+            rng.pick(&["Usage", "Setup", "Usage notes", "Notes"])
+        ));
+        headers.push(vec![]);
+        // A heading's first line is never indented: the heading is then flat text, whose
+        // block runs to the end of the file (SPEC §3.2), as the anchors written below assume.
+        lines.push(rng.pick(&["Run it.", "See below.", "- item"]).to_string());
+        headers.push(vec![head]);
+        for _ in 0..rng.below(4) {
+            lines.push(
+                rng.pick(&["Run it.", "See below.", "- item", "  - sub item", ""])
+                    .to_string(),
+            );
+            headers.push(vec![head]);
+        }
+    }
+    File {
+        lines,
+        headers,
+        crlf: rng.chance(20),
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Replace,
+    Delete,
+    InsertAfter,
+}
+
+struct Edit {
+    line: usize,
+    kind: Kind,
+    new: String,
+}
+
+fn indentation(l: &str) -> &str {
+    &l[..l.len() - l.trim_start().len()]
+}
+
+/// One case: the source, the patch and the text the patch means.
+fn case(seed: u64) -> (String, String, String) {
+    let mut rng = Rng::new(seed);
+    let f = match rng.below(3) {
+        0 => python(&mut rng),
+        1 => braces(&mut rng),
+        _ => markdown(&mut rng),
+    };
+    let n = f.lines.len();
+    // Edits on distinct, separated lines.
+    let mut targets: Vec<usize> = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        let t = rng.below(n);
+        if !f.lines[t].trim().is_empty() && targets.iter().all(|&o| o.abs_diff(t) > 1) {
+            targets.push(t);
+        }
+    }
+    targets.sort_unstable();
+    let edits: Vec<Edit> = targets
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| Edit {
+            line: t,
+            kind: *rng.pick(&[Kind::Replace, Kind::Delete, Kind::InsertAfter]),
+            new: format!("{}new_{k} = {seed}", indentation(&f.lines[t])),
+        })
+        .collect();
+    // The intended text.
+    let mut want: Vec<String> = Vec::new();
+    for (i, l) in f.lines.iter().enumerate() {
+        match edits.iter().find(|e| e.line == i) {
+            Some(e) => match e.kind {
+                Kind::Replace => want.push(e.new.clone()),
+                Kind::Delete => {}
+                Kind::InsertAfter => {
+                    want.push(l.clone());
+                    want.push(e.new.clone());
+                }
+            },
+            None => want.push(l.clone()),
+        }
+    }
+    // The hunks, as a model writes them.
+    let mut hunks: Vec<String> = Vec::new();
+    let mut prev_anchor: Option<Vec<String>> = None;
+    for (k, e) in edits.iter().enumerate() {
+        let lo_limit = if k > 0 { edits[k - 1].line + 1 } else { 0 };
+        let hi_limit = edits.get(k + 1).map_or(n, |x| x.line);
+        let mut before = rng.below(4);
+        let after = rng.below(4);
+        // The old side's first line (for an insertion, the line it follows is context).
+        let first_changed = match e.kind {
+            Kind::InsertAfter => e.line + 1,
+            _ => e.line,
+        };
+        if matches!(e.kind, Kind::InsertAfter) {
+            before = before.max(1);
+        }
+        let start = first_changed.saturating_sub(before).max(lo_limit);
+        let after_start = e.line + 1;
+        let end = (after_start + after).min(hi_limit).max(after_start);
+        let mut body = String::new();
+        for l in &f.lines[start..first_changed.min(end)] {
+            body.push_str(&format!(" {l}\n"));
+        }
+        match e.kind {
+            Kind::Replace => body.push_str(&format!("-{}\n+{}\n", f.lines[e.line], e.new)),
+            Kind::Delete => body.push_str(&format!("-{}\n", f.lines[e.line])),
+            Kind::InsertAfter => body.push_str(&format!("+{}\n", e.new)),
+        }
+        for l in &f.lines[after_start..end.min(n)] {
+            body.push_str(&format!(" {l}\n"));
+        }
+        if rng.chance(10) {
+            body.push('\n'); // a stray trailing blank context line
+        }
+        if end >= n && rng.chance(50) {
+            body.push_str("*** End of File\n");
+        }
+        // Anchors: none, the enclosing header(s), a prefix, indentation dropped, repeated.
+        let chain = &f.headers[e.line];
+        let mut anchors: Vec<String> = Vec::new();
+        if !chain.is_empty() {
+            match rng.below(6) {
+                0 | 1 => {}
+                2 => anchors.push(f.lines[*chain.last().unwrap_or(&0)].clone()),
+                3 => anchors.push(f.lines[*chain.last().unwrap_or(&0)].trim().to_string()),
+                4 => {
+                    // A prefix that ends at a token boundary.
+                    let h = f.lines[*chain.last().unwrap_or(&0)].trim();
+                    let cut = h.find('(').unwrap_or(h.len());
+                    anchors.push(h[..cut].to_string());
+                }
+                _ => anchors.extend(chain.iter().map(|&h| f.lines[h].clone())),
+            }
+        }
+        if anchors.is_empty() && rng.chance(50) {
+            if let Some(p) = &prev_anchor {
+                // The model repeats the enclosing anchor of the previous hunk.
+                if chain
+                    .first()
+                    .is_some_and(|&h| p.first() == Some(&f.lines[h]))
+                {
+                    // Only the outer anchor: it encloses this edit too, the inner may not.
+                    anchors = p[..1].to_vec();
+                }
+            }
+        }
+        if !anchors.is_empty() {
+            prev_anchor = Some(anchors.clone());
+        }
+        let mut h = String::new();
+        if anchors.is_empty() {
+            h.push_str("@@\n");
+        }
+        for a in &anchors {
+            h.push_str(&format!("@@ {a}\n"));
+        }
+        h.push_str(&body);
+        hunks.push(h);
+    }
+    // Hunks out of order, only where each old side occurs once in the file, even with the
+    // indentation ignored: with two copies, the copy after the previous hunk is what the patch
+    // says (SPEC §3.2, region, at any level), and the writer's swap would make its own intent
+    // ambiguous.
+    let unique_old = hunks.iter().all(|h| {
+        let old: Vec<&str> = h
+            .lines()
+            .filter(|l| l.starts_with(' ') || l.starts_with('-'))
+            .map(|l| &l[1..])
+            .collect();
+        (0..n.saturating_sub(old.len()) + 1)
+            .filter(|&s| {
+                s + old.len() <= n
+                    && old
+                        .iter()
+                        .enumerate()
+                        .all(|(k, l)| f.lines[s + k].trim() == l.trim())
+            })
+            .count()
+            <= 1
+    });
+    if hunks.len() > 1 && unique_old && rng.chance(20) {
+        let a = rng.below(hunks.len());
+        let b = rng.below(hunks.len());
+        hunks.swap(a, b);
+    }
+    let eol = if f.crlf { "\r\n" } else { "\n" };
+    let join = |ls: &[String]| ls.iter().map(|l| format!("{l}{eol}")).collect::<String>();
+    (join(&f.lines), hunks.concat(), join(&want))
+}
+
+fn cases() -> u64 {
+    std::env::var("V4A_ORACLE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000)
+}
+
+#[test]
+fn every_success_is_the_intended_edit() {
+    let total = cases();
+    let base: u64 = std::env::var("V4A_ORACLE_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let (mut ok, mut refused) = (0u64, 0u64);
+    let mut wrong = Vec::new();
+    for seed in base..base + total {
+        let (source, patch, want) = case(seed);
+        match apply(&source, &patch, Mode::Update, &Options::default()) {
+            Ok(r) if r.text == want => ok += 1,
+            Ok(r) => {
+                if wrong.len() < 5 {
+                    wrong.push(format!(
+                        "seed {seed}: WRONG\n--- source\n{source:?}\n--- patch\n{patch:?}\n--- want\n{want:?}\n--- got\n{:?}",
+                        r.text
+                    ));
+                } else {
+                    wrong.push(format!("seed {seed}"));
+                }
+            }
+            Err(_) => refused += 1,
+        }
+    }
+    eprintln!(
+        "oracle: {total} cases, {ok} applied as intended, {refused} refused, {} wrong",
+        wrong.len()
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Many written patches are genuinely ambiguous (0 context lines in repeated code), but a
+    // good share must apply, or the oracle would test nothing.
+    assert!(ok * 4 > total, "only {ok} of {total} cases applied");
+}

@@ -1,4 +1,0 @@
-class A:
-    def f(self):
-        x = 1
-        y = 3
