@@ -362,6 +362,9 @@ proptest! {
         if edit.start == old.len() {
             patch.extend(edit.new.iter().map(|l| format!("+{l}\n")));
         }
+        // The hunk is the whole file: it ends there (a trailing empty context line alone is
+        // weak evidence of where a hunk ends).
+        patch.push_str("*** End of File\n");
         let expected = apply_edits(&old, std::slice::from_ref(&edit));
         // An empty last line without a terminator is no line at all: not expressible.
         prop_assume!(final_newline || expected.last().is_none_or(|l| !l.is_empty()));
