@@ -51,6 +51,9 @@ struct Group {
     before: usize,
     after: usize,
     anchor: Option<usize>,
+    /// Closed by `*** End of File`: a hunk that reaches the end of the file and still fits
+    /// elsewhere (a trailing empty line alone says little about where a hunk ends).
+    eof: bool,
 }
 
 impl Group {
@@ -117,6 +120,7 @@ fn hunks_for(
             before: 0,
             after: 0,
             anchor: None,
+            eof: false,
         })
         .collect();
     for g in &mut groups {
@@ -191,6 +195,11 @@ fn hunks_for(
                     continue;
                 }
             }
+            if g.old_end() == a.len() && !g.eof {
+                // It reaches the end of the file: say so before growing it.
+                g.eof = true;
+                continue;
+            }
             if g.old_start() == 0 && g.old_end() == a.len() {
                 // A hunk spanning the whole file can only match one place: this is a bug.
                 return Err(Error::simple(
@@ -255,6 +264,7 @@ fn merge(groups: Vec<Group>, n: usize) -> Vec<Group> {
                 if last.anchor.is_none() {
                     last.anchor = g.anchor;
                 }
+                last.eof |= g.eof;
                 continue;
             }
         }
@@ -294,6 +304,9 @@ fn render(groups: &[Group], a: &Lines<'_>, b: &Lines<'_>, old_nl: bool, new_nl: 
         }
         for k in pos..g.old_end() {
             let _ = writeln!(s, " {}", a.get(k));
+        }
+        if g.eof && g.old_end() == a.len() {
+            s.push_str("*** End of File\n");
         }
     }
     s
