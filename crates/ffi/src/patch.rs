@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::boundary::{
     bytes_in, ffi_boundary, flag_in, free, handle, out_ptr, out_value, publish, reserved_in,
-    str_in, Fail,
+    slice_in, str_in, Fail,
 };
 use crate::constants::{v4a_op_kind, v4a_path_class, v4a_status, V4A_STATUS_OK};
 use crate::cstr::{nul_terminate, nul_terminate_opt};
@@ -234,13 +234,7 @@ unsafe fn sources_in<'a>(
     if sources_len == 0 {
         return Ok(Vec::new());
     }
-    if sources.is_null() {
-        return Err(Error::simple(
-            Status::NullArgument,
-            format!("sources is NULL but sources_len is {sources_len}"),
-        ));
-    }
-    std::slice::from_raw_parts(sources, sources_len)
+    slice_in("sources", sources, sources_len)?
         .iter()
         .enumerate()
         .map(|(i, s)| {
