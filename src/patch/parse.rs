@@ -624,4 +624,61 @@ mod tests {
         let same = "*** Begin Patch\n*** Update File: a\n*** Move to: a\n@@\n-x\n+y\n*** End Patch";
         assert!(parse_patch(same).is_ok());
     }
+
+    #[test]
+    fn an_indented_end_patch_ends_the_patch_only_on_the_last_line() {
+        let p = parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n   *** End Patch\n")
+            .unwrap();
+        assert_eq!(p.ops[0].hunks[0].lines.len(), 2);
+        // Not the last line: a context line, and the patch is truncated.
+        let e = parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n  *** End Patch\n+y\n")
+            .unwrap_err();
+        assert_eq!(e.status(), Status::TruncatedPatch);
+        assert!(e
+            .message()
+            .contains("line 5 looks like the marker *** End Patch indented by 2 spaces"));
+        // The canonical form allows no padding.
+        let strict = "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n *** End Patch\n";
+        assert!(parse_patch_strict(strict).is_err());
+    }
+
+    #[test]
+    fn unified_diffs_name_their_files() {
+        let p = parse_patch(
+            "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n--- not a header\n+b\n\
+             --- /dev/null\n+++ b/new\n@@ -0,0 +1 @@\n+n\n--- a/old\n+++ /dev/null\n@@ -1 +0,0 @@\n-o\n",
+        )
+        .unwrap();
+        let kinds: Vec<_> = p.ops.iter().map(|o| (o.kind, o.path.as_str())).collect();
+        assert_eq!(
+            kinds,
+            [
+                (OpKind::Update, "x"),
+                (OpKind::Add, "new"),
+                (OpKind::Delete, "old")
+            ]
+        );
+        let lines = &p.ops[0].hunks[0].lines;
+        assert_eq!(lines[1].kind, LineKind::Delete);
+        assert_eq!(lines[1].text, "-- not a header");
+        assert!(p.has_file_headers);
+        // Two sections on one path are a duplicate, as in V4A.
+        let dup = "--- a/x\n+++ b/x\n@@\n-a\n+b\n--- a/x\n+++ b/x\n@@\n-c\n+d\n";
+        assert_eq!(
+            parse_patch(dup).unwrap_err().status(),
+            Status::DuplicatePath
+        );
+    }
+
+    #[test]
+    fn an_empty_patch_is_an_error() {
+        for t in [
+            "*** Begin Patch\n*** End Patch",
+            "*** Begin Patch\n\n*** End Patch\n",
+        ] {
+            let e = parse_patch(t).unwrap_err();
+            assert_eq!(e.status(), Status::PatchSyntax, "{t:?}");
+            assert!(e.message().contains("no file operations"));
+        }
+    }
 }
