@@ -135,7 +135,11 @@ impl Parser<'_, '_> {
                 ));
             } else if t.starts_with("@@") {
                 break;
-            } else if !(is_git_header(t) || t.starts_with("====") || t.trim().is_empty()) {
+            } else if !(is_git_header(t)
+                || t.starts_with("dissimilarity index ")
+                || t.starts_with("====")
+                || t.trim().is_empty())
+            {
                 return Err(Error::syntax(
                     l.number,
                     format!(
