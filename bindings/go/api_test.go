@@ -643,12 +643,10 @@ func TestMultiFile(t *testing.T) {
 	if r, err := ApplyPatch(sp, files, nil); err != nil || r.Files[0].Result.Text != "two\n" {
 		t.Errorf("strict patch: %v, %v", r, err)
 	}
-	empty, err := ParsePatch("*** Begin Patch\n*** End Patch\n")
-	if err != nil || len(empty.Ops) != 0 {
-		t.Fatalf("empty patch: %v, %v", empty, err)
-	}
-	if r, err := ApplyPatch(empty, nil, nil); err != nil || len(r.Files) != 0 || r.Summary != "Success. Updated the following files:\n" {
-		t.Errorf("empty patch applied: %+v, %v", r, err)
+	// An empty patch (no operation) is an error, not a success that changes nothing.
+	_, err = ParsePatch("*** Begin Patch\n*** End Patch\n")
+	if e := asError(t, err); e.Code != CodePatchSyntax || e.Line != 2 || !strings.Contains(e.Message, "no file operations") {
+		t.Errorf("empty patch: %#v", e)
 	}
 }
 

@@ -973,16 +973,16 @@ pub fn make_patch_round_trip(data: &[u8]) {
     };
     match make_patch(&old, &new, "f", &gen) {
         Ok(p) => {
-            let parsed = parse_patch_strict(&p)
-                .unwrap_or_else(|e| panic!("generated patch is not canonical: {e:?}\n{p}"));
             if old == new {
-                // Identical texts give an empty envelope (documented): no operation at all.
-                assert!(
-                    parsed.ops.is_empty(),
-                    "a patch between identical texts:\n{p}"
-                );
+                // Identical texts give an empty envelope (documented): an empty patch, which
+                // the parser refuses (SPEC §2.3).
+                assert_eq!(p, "*** Begin Patch\n*** End Patch\n");
+                let e = parse_patch_strict(&p).expect_err("an empty patch is an error");
+                assert_eq!(e.status(), Status::PatchSyntax);
                 return;
             }
+            let parsed = parse_patch_strict(&p)
+                .unwrap_or_else(|e| panic!("generated patch is not canonical: {e:?}\n{p}"));
             assert_eq!(parsed.ops.len(), 1);
             let r = engine::apply(&old, &p, Mode::Update, &Options::default())
                 .unwrap_or_else(|e| panic!("generated patch does not apply: {e:?}\n{p}"));

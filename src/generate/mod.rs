@@ -317,9 +317,8 @@ fn render(groups: &[Group], a: &Lines<'_>, b: &Lines<'_>, old_nl: bool, new_nl: 
 /// The patch applies back exactly: `apply(old, make_patch(old, new, ..))` gives `new` byte for
 /// byte. Differences a V4A patch cannot express (a changed line terminator, an added or removed
 /// BOM) are reported as [`Status::InvalidArgument`]. Identical texts give an envelope with no
-/// operation (`*** Begin Patch` / `*** End Patch`), which [`apply_patch`](crate::apply_patch)
-/// accepts as doing nothing; the single-file [`apply`](crate::apply) refuses it, as it refuses
-/// every patch that does not name exactly one file, so check `old != new` first.
+/// operation (`*** Begin Patch` / `*** End Patch`), which [`parse_patch`](crate::parse_patch)
+/// refuses as an empty patch (SPEC §2.3), so check `old != new` first.
 ///
 /// ```
 /// let old = "fn a() {\n    1\n}\nfn b() {\n    1\n}\n";

@@ -4,7 +4,11 @@
 //! starts at column 0 with `*** ` or `@@`; everything else is ` ` context, `-` removed, `+`
 //! added, or `\ No newline at end of file`.
 
-use super::parse::{is_op_header, Parser, BEGIN, END, END_OF_FILE, MARKERS_HELP, MOVE, NO_NEWLINE};
+use super::parse::{
+    indented_marker_note, is_indented_marker, is_op_header, Parser, BEGIN, END, END_OF_FILE,
+    HUNK_MARKERS_HELP, MOVE, NO_NEWLINE,
+};
+use super::unified;
 use super::wrapper::PatchLine;
 use super::{Anchor, Hunk, Line, LineKind};
 use crate::error::{Diagnostics, Error, Status};
@@ -100,11 +104,33 @@ impl Parser<'_, '_> {
             },
         };
         while let Some(l) = self.peek() {
+            // The last line of the patch, trimmed `*** End Patch`, ends it even when indented
+            // (SPEC §2.3): models pad it.
+            if !bare && self.is_last() && l.text.trim() == END && l.text != END {
+                self.lenient(l, "an indented \"*** End Patch\" on the last line")?;
+                break;
+            }
+            if self.unified && unified::starts_file(self) {
+                break;
+            }
+            if is_indented_marker(l.text) {
+                self.indented_markers.push(l);
+            }
             let next = match classify_body(l.text) {
                 BodyLine::Marker(m) => self.marker_line(&mut h, l, m, bare)?,
                 BodyLine::At(rest) => self.at_line(&mut h, l, rest)?,
                 BodyLine::Body(kind, text) => self.body_line(&mut h, l, kind, text)?,
                 BodyLine::NoNewline => no_newline_line(&mut h, l, self)?,
+                BodyLine::Invalid if is_indented_marker(l.text) => {
+                    return Err(Error::syntax(
+                        l.number,
+                        format!(
+                            "{}: write it without the indentation, or prefix the line with \
+                             one space if it is unchanged text of the file",
+                            indented_marker_note(l)
+                        ),
+                    ));
+                }
                 BodyLine::Invalid => {
                     return Err(Error::syntax(
                         l.number,
@@ -164,7 +190,10 @@ impl Parser<'_, '_> {
         }
         Err(Error::syntax(
             l.number,
-            format!("unknown marker at line {}: {m:?}; {MARKERS_HELP}", l.number),
+            format!(
+                "unknown marker at line {}: {m:?}; {HUNK_MARKERS_HELP}",
+                l.number
+            ),
         ))
     }
 

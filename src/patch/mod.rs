@@ -4,6 +4,7 @@
 mod hunks;
 mod parse;
 mod path;
+mod unified;
 mod wrapper;
 
 pub use parse::{parse_patch, parse_patch_strict};

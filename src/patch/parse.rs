@@ -4,22 +4,27 @@
 //! operations, surrounding whitespace is trimmed. Hunk body lines are never trimmed.
 
 use super::hunks::check_added_line;
+use super::unified;
 use super::wrapper::{unwrap_lines, PatchLine};
 use super::{FileOp, Hunk, Line, LineKind, OpKind, Patch};
 use crate::error::{Diagnostics, Error, Status};
 
 pub(super) const BEGIN: &str = "*** Begin Patch";
 pub(super) const END: &str = "*** End Patch";
-const ADD: &str = "*** Add File:";
-const DELETE: &str = "*** Delete File:";
-const UPDATE: &str = "*** Update File:";
+pub(super) const ADD: &str = "*** Add File:";
+pub(super) const DELETE: &str = "*** Delete File:";
+pub(super) const UPDATE: &str = "*** Update File:";
 pub(super) const MOVE: &str = "*** Move to:";
 pub(super) const END_OF_FILE: &str = "*** End of File";
 pub(super) const NO_NEWLINE: &str = "\\ No newline at end of file";
 
-pub(super) const MARKERS_HELP: &str =
-    "expected one of \"*** Add File: PATH\", \"*** Delete File: PATH\", \
-\"*** Update File: PATH\", \"*** Move to: PATH\", \"*** End of File\" or \"*** End Patch\"";
+/// The markers that may stand between file operations.
+const OPS_HELP: &str = "expected one of \"*** Add File: PATH\", \"*** Delete File: PATH\", \
+\"*** Update File: PATH\" or \"*** End Patch\"";
+
+/// The markers that may stand after a hunk line of an Update.
+pub(super) const HUNK_MARKERS_HELP: &str = "expected \"*** End of File\" (closing the hunk), \
+\"*** Add File: PATH\", \"*** Delete File: PATH\", \"*** Update File: PATH\" or \"*** End Patch\"";
 
 /// Parses patch text into its file operations.
 ///
@@ -90,25 +95,80 @@ fn parse(text: &str, strict: bool) -> Result<Patch, Error> {
         pos: 0,
         ops: Vec::new(),
         strict,
+        unified: false,
+        indented_markers: Vec::new(),
     };
     let trimmed = first.text.trim();
-    if trimmed == BEGIN {
+    let has_file_headers = if trimmed == BEGIN {
         parser.pos = 1;
-        parser.parse_ops(true)?;
+        parser.parse_ops(true).map(|()| true)
     } else if is_op_header(trimmed) || is_git_header(first.text) && parser.git_then_op() {
-        parser.parse_ops(false)?;
+        parser.parse_ops(false).map(|()| true)
+    } else if !strict && unified::is_unified(&lines) {
+        parser.unified = true;
+        parser.parse_unified().map(|()| true)
     } else {
-        parser.parse_bare()?;
-        return Ok(Patch {
-            ops: parser.ops,
-            has_file_headers: false,
-        });
+        parser.parse_bare().map(|()| false)
+    };
+    let has_file_headers = has_file_headers.map_err(|e| parser.with_marker_hint(e))?;
+    if parser.ops.is_empty() {
+        let last = parser.last_number();
+        return Err(Error::syntax(
+            last,
+            format!(
+                "the patch has no file operations (it ends at line {last}): between \"{BEGIN}\" \
+                 and \"{END}\" give at least one \"{ADD} PATH\", \"{DELETE} PATH\" or \
+                 \"{UPDATE} PATH\" section"
+            ),
+        ));
     }
-    validate(&parser.ops)?;
+    if has_file_headers {
+        validate(&parser.ops)?;
+    }
     Ok(Patch {
         ops: parser.ops,
-        has_file_headers: true,
+        has_file_headers,
     })
+}
+
+/// True for a line that, trimmed, is a marker but does not start at column 0.
+pub(super) fn is_indented_marker(line: &str) -> bool {
+    let t = line.trim();
+    t != line.trim_end()
+        && (t == BEGIN || t == END || t == END_OF_FILE || is_op_header(t) || t.starts_with(MOVE))
+}
+
+/// How a line is indented, in words: "2 spaces", "a tab", "3 whitespace characters".
+fn indentation(line: &str) -> String {
+    let lead: Vec<char> = line.chars().take_while(|c| c.is_whitespace()).collect();
+    let n = lead.len();
+    let (one, many) = if lead.iter().all(|&c| c == ' ') {
+        ("a space", "spaces")
+    } else if lead.iter().all(|&c| c == '\t') {
+        ("a tab", "tabs")
+    } else {
+        ("a whitespace character", "whitespace characters")
+    };
+    if n == 1 {
+        one.to_string()
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// The words for an indented marker at `l`: "line 7 looks like the marker *** Update File:
+/// indented by 2 spaces; markers start at column 0".
+pub(super) fn indented_marker_note(l: PatchLine<'_>) -> String {
+    let t = l.text.trim();
+    let marker = [ADD, DELETE, UPDATE, MOVE]
+        .into_iter()
+        .find(|m| t.starts_with(m))
+        .unwrap_or(t);
+    format!(
+        "line {} looks like the marker {marker} indented by {}; markers start at column 0",
+        l.number,
+        indentation(l.text)
+    )
 }
 
 pub(super) fn is_op_header(trimmed: &str) -> bool {
@@ -117,7 +177,7 @@ pub(super) fn is_op_header(trimmed: &str) -> bool {
 
 /// Git's per-file header lines, accepted (and ignored) only where a file header or the first
 /// hunk may start.
-fn is_git_header(line: &str) -> bool {
+pub(super) fn is_git_header(line: &str) -> bool {
     line.starts_with("diff --git ")
         || line.starts_with("index ")
         || line.starts_with("--- ")
@@ -134,9 +194,14 @@ fn is_git_header(line: &str) -> bool {
 pub(super) struct Parser<'p, 'a> {
     lines: &'p [PatchLine<'a>],
     pub(super) pos: usize,
-    ops: Vec<FileOp>,
+    pub(super) ops: Vec<FileOp>,
     /// Canonical form only: no padded markers, git headers or separating blank lines.
     strict: bool,
+    /// A plain unified diff (`git diff`, `diff -u`): file headers end the hunks of a file.
+    pub(super) unified: bool,
+    /// Lines read as hunk body that look like an indented marker: named in a syntax error at
+    /// or after them.
+    pub(super) indented_markers: Vec<PatchLine<'a>>,
 }
 
 impl<'a> Parser<'_, 'a> {
@@ -146,6 +211,37 @@ impl<'a> Parser<'_, 'a> {
 
     fn last_number(&self) -> u32 {
         self.lines.last().map_or(1, |l| l.number)
+    }
+
+    /// True when the line at `pos` is the last line of the patch.
+    pub(super) fn is_last(&self) -> bool {
+        self.pos + 1 == self.lines.len()
+    }
+
+    /// The line `offset` lines after the current one.
+    pub(super) fn peek_at(&self, offset: usize) -> Option<PatchLine<'a>> {
+        self.lines.get(self.pos + offset).copied()
+    }
+
+    /// A syntax or truncation error at or after a hunk-body line that looks like an indented
+    /// marker says so (the marker was read as a hunk line).
+    fn with_marker_hint(&self, e: Error) -> Error {
+        if !matches!(e.status(), Status::PatchSyntax | Status::TruncatedPatch) {
+            return e;
+        }
+        let at = e.diagnostics().patch_line.unwrap_or(u32::MAX);
+        let Some(l) = self.indented_markers.iter().rev().find(|l| l.number <= at) else {
+            return e;
+        };
+        let note = indented_marker_note(*l);
+        if e.message().starts_with(&note) {
+            return e;
+        }
+        Error::new(
+            e.status(),
+            format!("{} ({note}.)", e.message()),
+            e.diagnostics().clone(),
+        )
     }
 
     /// The path after a file marker; the canonical form has exactly one space before it.
@@ -251,7 +347,7 @@ impl<'a> Parser<'_, 'a> {
                 return Err(Error::syntax(
                     line.number,
                     format!(
-                        "unexpected line {} {:?}: {MARKERS_HELP}",
+                        "unexpected line {} {:?}: {OPS_HELP}",
                         line.number, line.text
                     ),
                 ));
@@ -527,5 +623,62 @@ mod tests {
         assert_eq!(syntax_line(clash), (Status::DuplicatePath, Some(4)));
         let same = "*** Begin Patch\n*** Update File: a\n*** Move to: a\n@@\n-x\n+y\n*** End Patch";
         assert!(parse_patch(same).is_ok());
+    }
+
+    #[test]
+    fn an_indented_end_patch_ends_the_patch_only_on_the_last_line() {
+        let p = parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n   *** End Patch\n")
+            .unwrap();
+        assert_eq!(p.ops[0].hunks[0].lines.len(), 2);
+        // Not the last line: a context line, and the patch is truncated.
+        let e = parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n  *** End Patch\n+y\n")
+            .unwrap_err();
+        assert_eq!(e.status(), Status::TruncatedPatch);
+        assert!(e
+            .message()
+            .contains("line 5 looks like the marker *** End Patch indented by 2 spaces"));
+        // The canonical form allows no padding.
+        let strict = "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n *** End Patch\n";
+        assert!(parse_patch_strict(strict).is_err());
+    }
+
+    #[test]
+    fn unified_diffs_name_their_files() {
+        let p = parse_patch(
+            "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n--- not a header\n+b\n\
+             --- /dev/null\n+++ b/new\n@@ -0,0 +1 @@\n+n\n--- a/old\n+++ /dev/null\n@@ -1 +0,0 @@\n-o\n",
+        )
+        .unwrap();
+        let kinds: Vec<_> = p.ops.iter().map(|o| (o.kind, o.path.as_str())).collect();
+        assert_eq!(
+            kinds,
+            [
+                (OpKind::Update, "x"),
+                (OpKind::Add, "new"),
+                (OpKind::Delete, "old")
+            ]
+        );
+        let lines = &p.ops[0].hunks[0].lines;
+        assert_eq!(lines[1].kind, LineKind::Delete);
+        assert_eq!(lines[1].text, "-- not a header");
+        assert!(p.has_file_headers);
+        // Two sections on one path are a duplicate, as in V4A.
+        let dup = "--- a/x\n+++ b/x\n@@\n-a\n+b\n--- a/x\n+++ b/x\n@@\n-c\n+d\n";
+        assert_eq!(
+            parse_patch(dup).unwrap_err().status(),
+            Status::DuplicatePath
+        );
+    }
+
+    #[test]
+    fn an_empty_patch_is_an_error() {
+        for t in [
+            "*** Begin Patch\n*** End Patch",
+            "*** Begin Patch\n\n*** End Patch\n",
+        ] {
+            let e = parse_patch(t).unwrap_err();
+            assert_eq!(e.status(), Status::PatchSyntax, "{t:?}");
+            assert!(e.message().contains("no file operations"));
+        }
     }
 }

@@ -216,7 +216,7 @@ mod tests {
 
     #[test]
     fn grammars_and_instructions_are_embedded() {
-        assert!(grammar().contains("start: BEGIN_PATCH operation* END_PATCH"));
+        assert!(grammar().contains("start: BEGIN_PATCH operation+ END_PATCH"));
         assert!(file_grammar().contains("start: operation"));
         let shared = "// ---- shared rules";
         let tail = |g: &'static str| &g[g.find(shared).expect("shared-rules marker")..];

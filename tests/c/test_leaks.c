@@ -417,13 +417,12 @@ static void multi_file(void) {
     p = NULL;
     CHECK_STATUS(v4a_patch_parse_strict(LIT("@@\n-a\n+b\n"), NULL), V4A_STATUS_NULL_ARGUMENT);
 
-    /* a patch without operations applies to (NULL, 0) */
-    CHECK_STATUS(v4a_patch_parse(LIT("*** Begin Patch\n*** End Patch\n"), &p), V4A_STATUS_OK);
-    CHECK_STATUS(v4a_patch_apply(p, NULL, 0, NULL, &set), V4A_STATUS_OK);
-    CHECK(v4a_result_set_files(set).len == 0);
-    v4a_result_set_free(set);
-    set = NULL;
+    /* a patch without operations is an error (an empty patch), with its handle */
+    CHECK_STATUS(v4a_patch_parse(LIT("*** Begin Patch\n*** End Patch\n"), &p),
+                 V4A_STATUS_PATCH_SYNTAX);
+    CHECK(p != NULL && v4a_patch_error(p) != NULL);
     v4a_patch_free(p);
+    p = NULL;
 
     /* NULL patches */
     CHECK_STATUS(v4a_patch_apply(NULL, NULL, 0, NULL, &set), V4A_STATUS_NULL_ARGUMENT);

@@ -230,14 +230,10 @@ namespace V4A.Tests
         }
 
         [Fact]
-        public void EmptyEnvelopeHasNoOperations()
+        public void EmptyEnvelopeIsAPatchSyntaxError()
         {
-            using (Patch p = Patch.Parse("*** Begin Patch\n*** End Patch\n"))
-            {
-                Assert.Empty(p.Operations);
-                PatchResult r = p.Apply(new Dictionary<string, string>());
-                Assert.Empty(r.Files);
-            }
+            var e = Assert.Throws<V4APatchSyntaxException>(() => Patch.Parse("*** Begin Patch\n*** End Patch\n"));
+            Assert.Contains("no file operations", e.Message);
         }
     }
 }

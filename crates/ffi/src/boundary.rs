@@ -1,7 +1,13 @@
 //! The boundary every export goes through: panics are caught, NULL pointers are refused, and
 //! `(pointer, length)` inputs and out-pointers are converted. Nothing here knows about patches.
+//!
+//! The C ABI never prints to the host's streams (SPEC §7): a panic caught here is silent. A
+//! panic hook installed once per process stays quiet while the current thread is inside an
+//! export and hands every other panic to the hook that was installed before it.
 
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
 
 use crate::constants::{v4a_status, V4A_STATUS_INTERNAL, V4A_STATUS_NULL_ARGUMENT};
 use engine::error::{Error, Status};
@@ -59,6 +65,8 @@ impl<T> Fallback for *const T {
 /// `V4A_STATUS_INTERNAL`), a refused pointer becomes [`Fallback::on_null`] (for a status,
 /// `V4A_STATUS_NULL_ARGUMENT`). Use it through [`ffi_boundary!`].
 pub(crate) fn run<T: Fallback>(body: impl FnOnce() -> Result<T, Fail>) -> T {
+    install_quiet_hook();
+    let _inside = Inside::enter();
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(value)) => value,
         Ok(Err(Fail::Null)) => T::on_null(),
@@ -69,6 +77,47 @@ pub(crate) fn run<T: Fallback>(body: impl FnOnce() -> Result<T, Fail>) -> T {
             T::on_panic()
         }
     }
+}
+
+thread_local! {
+    /// True while this thread runs the body of an export (see [`run`]).
+    static INSIDE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the current thread as inside an export until dropped; restores the previous state,
+/// so an export called from inside another one (a binding's callback) stays marked.
+struct Inside {
+    was: bool,
+}
+
+impl Inside {
+    fn enter() -> Self {
+        Inside {
+            was: INSIDE.with(|i| i.replace(true)),
+        }
+    }
+}
+
+impl Drop for Inside {
+    fn drop(&mut self) {
+        let was = self.was;
+        // `try_with`: during thread teardown the flag may be gone; nothing to restore then.
+        let _ = INSIDE.try_with(|i| i.set(was));
+    }
+}
+
+/// Installs, once per process, the panic hook that keeps panics inside an export silent and
+/// delegates every other panic to the previous hook (the host's, or Rust's default).
+fn install_quiet_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !INSIDE.try_with(Cell::get).unwrap_or(false) {
+                previous(info);
+            }
+        }));
+    });
 }
 
 /// Wraps the body of every `extern "C"` function of the C ABI. The body evaluates to
@@ -138,6 +187,42 @@ pub(crate) unsafe fn bytes_in<'a>(
     Ok(std::slice::from_raw_parts(ptr, len))
 }
 
+/// A `(pointer, length)` array of `T`. `(NULL, 0)` and any pointer with length 0 are the
+/// empty array. NULL with a length is [`Status::NullArgument`]; a length no real array can
+/// have (more than `PTRDIFF_MAX` bytes in all) is [`Status::InvalidArgument`], refused before
+/// anything is read or allocated. Both messages name the argument.
+///
+/// # Safety
+/// A non-NULL `ptr` points to `len` readable, initialised `T` that stay unchanged during the
+/// call.
+pub(crate) unsafe fn slice_in<'a, T>(
+    what: &str,
+    ptr: *const T,
+    len: usize,
+) -> Result<&'a [T], Error> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(Error::simple(
+            Status::NullArgument,
+            format!("{what} is NULL but its length is {len}: pass (NULL, 0) for an empty array"),
+        ));
+    }
+    let max = isize::MAX as usize / std::mem::size_of::<T>().max(1);
+    if len > max {
+        return Err(Error::simple(
+            Status::InvalidArgument,
+            format!(
+                "{what}: the length {len} cannot be an array of {} bytes per element (at most \
+                 {max} fit in PTRDIFF_MAX bytes)",
+                std::mem::size_of::<T>()
+            ),
+        ));
+    }
+    Ok(std::slice::from_raw_parts(ptr, len))
+}
+
 /// A `(pointer, length)` input that must be UTF-8 ([`Status::InvalidUtf8`] with the byte
 /// offset otherwise).
 ///
@@ -194,5 +279,51 @@ pub(crate) fn publish<T>(out: &mut *mut T, value: T) {
 pub(crate) unsafe fn free<T>(ptr: *mut T) {
     if !ptr.is_null() {
         drop(Box::from_raw(ptr));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic in an export's body, then one outside any export, in a child process (this
+    /// test binary again): only the second may reach stderr.
+    #[test]
+    fn a_panic_inside_the_boundary_is_silent() {
+        if std::env::var_os("V4A_BOUNDARY_CHILD").is_some() {
+            let status: v4a_status = run(|| -> Result<v4a_status, Fail> {
+                panic!("a deliberate panic inside the boundary")
+            });
+            let outside = catch_unwind(|| panic!("a deliberate panic outside the boundary"));
+            println!(
+                "V4A_CHILD_RESULT status={} outside={}",
+                status.0,
+                outside.is_err()
+            );
+            return;
+        }
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let out = std::process::Command::new(exe)
+            .args([
+                "--exact",
+                "boundary::tests::a_panic_inside_the_boundary_is_silent",
+                "--nocapture",
+            ])
+            .env("V4A_BOUNDARY_CHILD", "1")
+            .env("RUST_BACKTRACE", "1")
+            .output()
+            .expect("the child test process runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{out:?}");
+        assert!(
+            stdout.contains(&format!(
+                "V4A_CHILD_RESULT status={V4A_STATUS_INTERNAL} outside=true"
+            )),
+            "{stdout}"
+        );
+        assert!(!stderr.contains("inside the boundary"), "{stderr:?}");
+        // The previous hook still runs for panics outside the boundary.
+        assert!(stderr.contains("outside the boundary"), "{stderr:?}");
     }
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::boundary::{
     bytes_in, ffi_boundary, flag_in, free, handle, out_ptr, out_value, publish, reserved_in,
-    str_in, Fail,
+    slice_in, str_in, Fail,
 };
 use crate::constants::{v4a_op_kind, v4a_path_class, v4a_status, V4A_STATUS_OK};
 use crate::cstr::{nul_terminate, nul_terminate_opt};
@@ -264,13 +264,7 @@ unsafe fn entries_in<'a>(
     if len == 0 {
         return Ok(Vec::new());
     }
-    if entries.is_null() {
-        return Err(Error::simple(
-            Status::NullArgument,
-            format!("{name} is NULL but {name}_len is {len}"),
-        ));
-    }
-    std::slice::from_raw_parts(entries, len)
+    slice_in(name, entries, len)?
         .iter()
         .enumerate()
         .map(|(i, s)| {

@@ -1,6 +1,6 @@
 //! `v4a_unified_diff`: a unified diff rendered from the parts of a result a binding copied.
 
-use crate::boundary::{ffi_boundary, out_ptr, reserved_in, str_in};
+use crate::boundary::{ffi_boundary, out_ptr, reserved_in, slice_in, str_in};
 use crate::constants::v4a_status;
 use crate::result::{v4a_change, v4a_changes};
 use crate::text::v4a_text;
@@ -52,19 +52,9 @@ pub unsafe extern "C" fn v4a_unified_diff(
             let destination =
                 str_in("destination", input.destination.ptr, input.destination.len)?;
             reserved_in("v4a_unified_diff_input.reserved", input.reserved)?;
-            let (changes, changes_len) = (input.changes.ptr, input.changes.len);
-            if changes_len > 0 && changes.is_null() {
-                return Err(Error::simple(
-                    Status::NullArgument,
-                    format!("changes is NULL but its length is {changes_len}"),
-                ));
-            }
-            let changes: &[v4a_change] = if changes_len == 0 {
-                &[]
-            } else {
-                // SAFETY: non-NULL, and the caller promises `changes_len` readable elements.
-                unsafe { std::slice::from_raw_parts(changes, changes_len) }
-            };
+            // SAFETY: the caller promises `changes.len` readable elements at `changes.ptr`.
+            let changes: &[v4a_change] =
+                unsafe { slice_in("changes", input.changes.ptr, input.changes.len)? };
             let changes: Vec<engine::Change> = changes
                 .iter()
                 .map(|c| {
