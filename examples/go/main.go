@@ -122,7 +122,7 @@ func multiFile() error {
 }
 
 func toolKit() error {
-	schema, err := v4a.ToolSchema(v4a.FlavorOpenAIResponses, v4a.ShapeFile)
+	schema, err := v4a.ToolSchema(v4a.FlavorOpenAIChat, v4a.ShapeFile)
 	if err != nil {
 		return err
 	}
@@ -135,7 +135,7 @@ func toolKit() error {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	fmt.Printf("== tool definition (OpenAI Responses, one file per call): keys %v\n", keys)
+	fmt.Printf("== tool definition (OpenAI, one file per call): keys %v\n", keys)
 	fmt.Printf("== instructions mention the envelope: %v\n", strings.Contains(v4a.Instructions(), "*** Begin Patch"))
 	return nil
 }
