@@ -1061,14 +1061,16 @@ typedef uint32_t v4a_shape;
 #define V4A_PATH_DRIVE_PREFIX 5
 
 /**
- * Tool flavour: OpenAI function calling (strict JSON Schema).
+ * Tool flavour: OpenAI function calling (strict JSON Schema), Chat Completions layout
+ * (`{"type": "function", "function": {...}}`), `tools/openai-chat-*.json`.
  */
-#define V4A_FLAVOR_OPENAI 0
+#define V4A_FLAVOR_OPENAI_CHAT 0
 
 /**
- * Tool flavour: OpenAI custom (freeform) tool with a Lark grammar.
+ * Tool flavour: OpenAI custom (freeform) tool with a Lark grammar, Responses layout
+ * (`{"type": "custom", "name", ..., "format": {...}}`), `tools/openai-responses-custom-*.json`.
  */
-#define V4A_FLAVOR_OPENAI_CUSTOM 1
+#define V4A_FLAVOR_OPENAI_RESPONSES_CUSTOM 1
 
 /**
  * Tool flavour: Anthropic tool use.
@@ -1079,6 +1081,12 @@ typedef uint32_t v4a_shape;
  * Tool flavour: Model Context Protocol.
  */
 #define V4A_FLAVOR_MCP 3
+
+/**
+ * Tool flavour: OpenAI function calling (strict JSON Schema), Responses layout
+ * (`{"type": "function", "name", ..., "strict": true}`), `tools/openai-responses-*.json`.
+ */
+#define V4A_FLAVOR_OPENAI_RESPONSES 4
 
 /**
  * Tool shape: the whole patch in one call (`input`), tool `apply_patch`.
@@ -1494,8 +1502,9 @@ v4a_status v4a_normalize(const uint8_t *line,
                          struct v4a_text **text_out);
 
 /**
- * The tool definition (JSON text) of a flavour (`V4A_FLAVOR_*`: OpenAI function calling,
- * OpenAI custom tool with a Lark grammar, Anthropic tool use, MCP) and a shape
+ * The tool definition (JSON text) of a flavour (`V4A_FLAVOR_*`: OpenAI function calling in
+ * the Chat Completions or the Responses layout, OpenAI custom tool of the Responses API with
+ * a Lark grammar, Anthropic tool use, MCP) and a shape
  * (`V4A_SHAPE_INPUT`: the whole patch per call, tool `apply_patch`; `V4A_SHAPE_FILE`: one
  * file per call with `path`, `mode`, `diff`, tool `patch_file`). Static, like the other
  * tool-kit getters: valid for the life of the process, never freed. Absent (`{NULL, 0}`)

@@ -118,10 +118,11 @@ enum class PathClass : v4a_path_class {
 
 /** The API a tool definition is written for (V4A_FLAVOR_*). */
 enum class Flavor : v4a_flavor {
-    OpenAi = V4A_FLAVOR_OPENAI,
-    OpenAiCustom = V4A_FLAVOR_OPENAI_CUSTOM,
+    OpenAiChat = V4A_FLAVOR_OPENAI_CHAT,
+    OpenAiResponsesCustom = V4A_FLAVOR_OPENAI_RESPONSES_CUSTOM,
     Anthropic = V4A_FLAVOR_ANTHROPIC,
     Mcp = V4A_FLAVOR_MCP,
+    OpenAiResponses = V4A_FLAVOR_OPENAI_RESPONSES,
 };
 
 /** The shape of a tool (V4A_SHAPE_*). */

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the tool definitions in this folder from one source: the texts below and the grammars.
 
-    python3 tools/generate.py          # rewrite the eight *.json files
+    python3 tools/generate.py          # rewrite the ten *.json files
     python3 tools/generate.py --check  # exit 1 if a *.json file differs from what would be written
 
 The JSON files are what ships (the Rust library embeds them with include_str!); edit the texts
@@ -145,36 +145,35 @@ def _read(name):
         return f.read()
 
 
+def _openai_function(name, description, parameters):
+    # OpenAI function calling, strict mode: the fields of the Responses API's function tool
+    # (`tools` of /v1/responses: {"type": "function", "name", ...} at the top level); the
+    # Chat Completions API (`tools` of /v1/chat/completions) nests them in "function".
+    return {"name": name, "description": description, "parameters": parameters, "strict": True}
+
+
 def build():
-    """Returns {file name: JSON text} for every tool definition."""
+    """Returns {file name: JSON text} for every tool definition.
+
+    Files are named <flavor>-<shape>.json after v4a::tools::Flavor::name and Shape::name.
+    """
     grammar = _read("v4a.lark")
     file_grammar = _read("file-diff.lark")
+    input_function = _openai_function(NAME_INPUT, INPUT_DESCRIPTION, INPUT_SCHEMA)
+    file_function = _openai_function(NAME_FILE, FILE_DESCRIPTION, FILE_SCHEMA)
     defs = {
-        "openai-input.json": {
-            "type": "function",
-            "function": {
-                "name": NAME_INPUT,
-                "description": INPUT_DESCRIPTION,
-                "parameters": INPUT_SCHEMA,
-                "strict": True,
-            },
-        },
-        "openai-file.json": {
-            "type": "function",
-            "function": {
-                "name": NAME_FILE,
-                "description": FILE_DESCRIPTION,
-                "parameters": FILE_SCHEMA,
-                "strict": True,
-            },
-        },
-        "openai-custom-input.json": {
+        "openai-chat-input.json": {"type": "function", "function": input_function},
+        "openai-chat-file.json": {"type": "function", "function": file_function},
+        "openai-responses-input.json": {"type": "function", **input_function},
+        "openai-responses-file.json": {"type": "function", **file_function},
+        # OpenAI custom (freeform) tools, Responses layout (`tools` of /v1/responses).
+        "openai-responses-custom-input.json": {
             "type": "custom",
             "name": NAME_INPUT,
             "description": CUSTOM_INPUT_DESCRIPTION,
             "format": {"type": "grammar", "syntax": "lark", "definition": grammar},
         },
-        "openai-custom-file.json": {
+        "openai-responses-custom-file.json": {
             "type": "custom",
             "name": NAME_FILE,
             "description": CUSTOM_FILE_DESCRIPTION,

@@ -741,7 +741,8 @@ func TestClassifyPath(t *testing.T) {
 
 func TestToolKit(t *testing.T) {
 	root := filepath.Join("..", "..", "tools")
-	flavors := map[Flavor]string{FlavorOpenAI: "openai", FlavorOpenAICustom: "openai-custom",
+	flavors := map[Flavor]string{FlavorOpenAIChat: "openai-chat",
+		FlavorOpenAIResponses: "openai-responses", FlavorOpenAIResponsesCustom: "openai-responses-custom",
 		FlavorAnthropic: "anthropic", FlavorMCP: "mcp"}
 	shapes := map[Shape]string{ShapeInput: "input", ShapeFile: "file"}
 	for f, fname := range flavors {

@@ -12,10 +12,15 @@ type Flavor uint32
 
 // The tool flavours of ToolSchema.
 const (
-	// FlavorOpenAI is OpenAI function calling (strict JSON Schema).
-	FlavorOpenAI Flavor = C.V4A_FLAVOR_OPENAI
-	// FlavorOpenAICustom is an OpenAI custom (freeform) tool with a Lark grammar.
-	FlavorOpenAICustom Flavor = C.V4A_FLAVOR_OPENAI_CUSTOM
+	// FlavorOpenAIChat is OpenAI function calling (strict JSON Schema), Chat Completions
+	// layout: {"type": "function", "function": {...}}.
+	FlavorOpenAIChat Flavor = C.V4A_FLAVOR_OPENAI_CHAT
+	// FlavorOpenAIResponses is OpenAI function calling (strict JSON Schema), Responses
+	// layout: {"type": "function", "name": ..., "parameters": ..., "strict": true}.
+	FlavorOpenAIResponses Flavor = C.V4A_FLAVOR_OPENAI_RESPONSES
+	// FlavorOpenAIResponsesCustom is an OpenAI custom (freeform) tool with a Lark grammar,
+	// Responses layout.
+	FlavorOpenAIResponsesCustom Flavor = C.V4A_FLAVOR_OPENAI_RESPONSES_CUSTOM
 	// FlavorAnthropic is Anthropic tool use (input_schema).
 	FlavorAnthropic Flavor = C.V4A_FLAVOR_ANTHROPIC
 	// FlavorMCP is the Model Context Protocol (inputSchema and annotations).
@@ -40,7 +45,8 @@ func ToolSchema(flavor Flavor, shape Shape) (string, error) {
 	b := C.v4a_tool_schema(C.v4a_flavor(flavor), C.v4a_shape(shape))
 	if b.ptr == nil {
 		return "", statusError(CodeInvalidArgument, "unknown tool flavour or shape: expected one of "+
-			"FlavorOpenAI, FlavorOpenAICustom, FlavorAnthropic, FlavorMCP and ShapeInput or ShapeFile")
+			"FlavorOpenAIChat, FlavorOpenAIResponses, FlavorOpenAIResponsesCustom, FlavorAnthropic, "+
+			"FlavorMCP and ShapeInput or ShapeFile")
 	}
 	return goString(b), nil
 }

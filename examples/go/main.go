@@ -122,7 +122,7 @@ func multiFile() error {
 }
 
 func toolKit() error {
-	schema, err := v4a.ToolSchema(v4a.FlavorOpenAI, v4a.ShapeFile)
+	schema, err := v4a.ToolSchema(v4a.FlavorOpenAIChat, v4a.ShapeFile)
 	if err != nil {
 		return err
 	}

@@ -1786,7 +1786,7 @@ unsafe fn ffi_unsafe(data: &[u8]) {
 
     let (flavor, shape) = (u32::from(h[7] >> 3 & 7), u32::from(h[7] >> 6));
     let schema = c::v4a_tool_schema(flavor, shape);
-    let known = flavor < 4 && shape < 2;
+    let known = flavor < 5 && shape < 2;
     assert_eq!(
         bytes_of(schema).is_some_and(|s| !s.is_empty()),
         known,

@@ -1040,21 +1040,22 @@ static void test_tools(void) {
     v4a_flavor f;
     v4a_shape s;
     v4a_bytes v;
-    for (f = V4A_FLAVOR_OPENAI; f <= V4A_FLAVOR_MCP; f++) {
+    for (f = V4A_FLAVOR_OPENAI_CHAT; f <= V4A_FLAVOR_OPENAI_RESPONSES; f++) {
         for (s = V4A_SHAPE_INPUT; s <= V4A_SHAPE_FILE; s++) {
             v = v4a_tool_schema(f, s);
             CHECK(v.ptr != NULL && v.len > 2 && v.ptr[0] == '{' && v.ptr[v.len] == 0);
             CHECK_CONTAINS(v, names[s]);
         }
     }
-    CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_OPENAI, V4A_SHAPE_INPUT), "\"strict\": true");
-    CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_OPENAI_CUSTOM, V4A_SHAPE_FILE),
+    CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_OPENAI_CHAT, V4A_SHAPE_INPUT), "\"function\": {");
+    CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_OPENAI_RESPONSES, V4A_SHAPE_INPUT), "\"strict\": true");
+    CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_OPENAI_RESPONSES_CUSTOM, V4A_SHAPE_FILE),
                    "\"syntax\": \"lark\"");
     CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_ANTHROPIC, V4A_SHAPE_INPUT), "\"input_schema\"");
     CHECK_CONTAINS(v4a_tool_schema(V4A_FLAVOR_MCP, V4A_SHAPE_FILE), "\"inputSchema\"");
 
     /* A flavour or shape that names no constant: absent. */
-    CHECK_ABSENT(v4a_tool_schema(4, V4A_SHAPE_INPUT));
+    CHECK_ABSENT(v4a_tool_schema(5, V4A_SHAPE_INPUT));
     CHECK_ABSENT(v4a_tool_schema(V4A_FLAVOR_MCP, 2));
     CHECK_ABSENT(v4a_tool_schema(UINT32_MAX, UINT32_MAX));
 

@@ -641,13 +641,13 @@ static void paths_and_tools(void) {
     CHECK_STATUS(v4a_classify_path(NULL, 3, &c), V4A_STATUS_NULL_ARGUMENT);
     CHECK_STATUS(v4a_classify_path(LIT("a"), NULL), V4A_STATUS_NULL_ARGUMENT);
 
-    for (f = V4A_FLAVOR_OPENAI; f <= V4A_FLAVOR_MCP; f++) {
+    for (f = V4A_FLAVOR_OPENAI_CHAT; f <= V4A_FLAVOR_OPENAI_RESPONSES; f++) {
         for (s = V4A_SHAPE_INPUT; s <= V4A_SHAPE_FILE; s++) {
             v = v4a_tool_schema(f, s);
             CHECK(v.ptr != NULL && v.ptr[0] == '{');
         }
     }
-    CHECK_ABSENT(v4a_tool_schema(4, V4A_SHAPE_INPUT));
+    CHECK_ABSENT(v4a_tool_schema(5, V4A_SHAPE_INPUT));
     CHECK_ABSENT(v4a_tool_schema(V4A_FLAVOR_MCP, 2));
     CHECK_CONTAINS(v4a_grammar(), "BEGIN_PATCH");
     CHECK_CONTAINS(v4a_file_grammar(), "start: operation");

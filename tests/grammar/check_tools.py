@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Checks the tool-calling kit in tools/ (SPEC.md §8).
+"""Checks the tool-calling kit in tools/ (docs/tools.md; the format: docs/format.md).
 
     python3 tests/grammar/check_tools.py [--vectors DIR] [--accepted FILE] [--rejected FILE]
 
 1. Every tool definition (tools/*.json) parses and has the structure its platform documents:
    OpenAI function calling in strict mode (every property required, additionalProperties
-   false, only keywords strict mode supports), OpenAI custom tools with a Lark grammar (the
-   grammar is tools/v4a.lark or tools/file-diff.lark, byte for byte), Anthropic tool use
+   false, only keywords strict mode supports) in the Chat Completions layout (openai-chat-*:
+   the fields inside "function") and in the Responses layout (openai-responses-*: the same
+   fields at the top level), OpenAI custom tools of the Responses API with a Lark grammar
+   (openai-responses-custom-*; the grammar is tools/v4a.lark or tools/file-diff.lark, byte for
+   byte), Anthropic tool use
    (input_schema of type object) and MCP (inputSchema, annotations). The definitions agree
-   with each other, with tools/generate.py, and with the include_str! list of src/tools/mod.rs.
+   with each other, with tools/generate.py, and with the tools_file! list of src/tools/mod.rs.
 2. The Lark grammars load with the `lark` package (LALR and Earley) and use no feature that
    LLGuidance, which OpenAI custom tools run on, lacks (lookarounds, lazy quantifiers, terminal
    priorities, imports, templates).
@@ -64,9 +67,13 @@ MODEL_FACING_STATUSES = [
     "PATCH_SYNTAX", "TRUNCATED_PATCH", "CONTEXT_NOT_FOUND", "ANCHOR_NOT_FOUND", "AMBIGUOUS",
     "OVERLAPPING_HUNKS", "DUPLICATE_PATH", "MISSING_SOURCE", "ALREADY_APPLIED", "FUZZ_LIMIT",
     "SEARCH_BUDGET", "UNSUPPORTED_MODE", "INVALID_ARGUMENT", "INVALID_UTF8",
+    "INCONSISTENT_INDENTATION", "CONFLICT",
 ]
 
-FLAVORS = ["openai", "openai-custom", "anthropic", "mcp"]
+# The flavour names of v4a::tools::Flavor; a definition's file is tools/<flavor>-<shape>.json.
+FLAVORS = ["openai-chat", "openai-responses", "openai-responses-custom", "anthropic", "mcp"]
+# Flavours whose definitions carry a JSON Schema of the arguments.
+SCHEMA_FLAVORS = ["openai-chat", "openai-responses", "anthropic", "mcp"]
 SHAPES = ["input", "file"]
 TOOL_NAMES = {"input": "apply_patch", "file": "patch_file"}
 MODES = ["update", "create", "delete", "move"]
@@ -338,7 +345,7 @@ def check_definition(flavor, shape, d, tools_dir):
     """Problems with one tool definition."""
     p = []
     want_name = TOOL_NAMES[shape]
-    if flavor == "openai":
+    if flavor == "openai-chat":
         if check_keys(d, "definition", ["type", "function"], {"type", "function"}, p):
             if d.get("type") != "function":
                 p.append("type is not 'function'")
@@ -353,7 +360,20 @@ def check_definition(flavor, shape, d, tools_dir):
                 if f.get("strict") is not True:
                     p.append("function.strict is not true")
                 check_schema(f.get("parameters"), "function.parameters", shape, True, p)
-    elif flavor == "openai-custom":
+    elif flavor == "openai-responses":
+        keys = ["type", "name", "description", "parameters", "strict"]
+        if check_keys(d, "definition", keys, set(keys), p):
+            if d.get("type") != "function":
+                p.append("type is not 'function'")
+            check_name(d.get("name"), "name", r"[A-Za-z0-9_-]{1,64}", p)
+            if d.get("name") != want_name:
+                p.append(f"name is {d.get('name')!r}, expected {want_name!r}")
+            if not is_text(d.get("description")):
+                p.append("description is empty")
+            if d.get("strict") is not True:
+                p.append("strict is not true")
+            check_schema(d.get("parameters"), "parameters", shape, True, p)
+    elif flavor == "openai-responses-custom":
         if check_keys(d, "definition", ["type", "name", "description", "format"],
                       {"type", "name", "description", "format"}, p):
             if d.get("type") != "custom":
@@ -410,9 +430,10 @@ def check_definition(flavor, shape, d, tools_dir):
 def arguments_schema(flavor, d):
     if not isinstance(d, dict):
         return None
-    if flavor == "openai":
+    if flavor == "openai-chat":
         return (d.get("function") or {}).get("parameters")
-    return {"anthropic": d.get("input_schema"), "mcp": d.get("inputSchema")}.get(flavor)
+    return {"openai-responses": d.get("parameters"), "anthropic": d.get("input_schema"),
+            "mcp": d.get("inputSchema")}.get(flavor)
 
 
 def check_tool_definitions(report, tools_dir):
@@ -435,7 +456,7 @@ def check_tool_definitions(report, tools_dir):
 
     for shape in SHAPES:
         schemas = {f: arguments_schema(f, loaded.get((f, shape)))
-                   for f in ("openai", "anthropic", "mcp") if (f, shape) in loaded}
+                   for f in SCHEMA_FLAVORS if (f, shape) in loaded}
         distinct = {json.dumps(s, sort_keys=True) for s in schemas.values()}
         report.check(len(distinct) <= 1,
                      f"the {shape}-shape argument schemas are the same on every platform",
@@ -467,10 +488,11 @@ def check_rust_module(report, tools_dir):
     """src/tools/mod.rs embeds every shipped file, and only files that exist."""
     mod = os.path.join(ROOT, "src", "tools", "mod.rs")
     if not os.path.exists(mod):
-        report.info("src/tools/mod.rs not found: skipped the include_str! check")
+        report.info("src/tools/mod.rs not found: skipped the embedding check")
         return
     text = read_text(mod) or ""
-    included = set(re.findall(r'include_str!\(\s*"\.\./\.\./tools/([^"]+)"\s*\)', text))
+    # Each file is embedded once, through the module's tools_file!("NAME") macro.
+    included = set(re.findall(r'tools_file!\(\s*"([^"]+)"\s*\)', text))
     shipped = {n for n in os.listdir(tools_dir)
                if n.endswith((".json", ".lark")) or n == "instructions.md"}
     missing = sorted(included - shipped)

@@ -174,14 +174,16 @@ namespace V4A
     /// <summary>The tool-calling platform a tool definition is written for.</summary>
     public enum ToolFlavor : uint
     {
-        /// <summary>OpenAI function calling (strict JSON Schema).</summary>
-        OpenAI = 0,
-        /// <summary>OpenAI custom (freeform) tool with a Lark grammar.</summary>
-        OpenAICustom = 1,
+        /// <summary>OpenAI function calling (strict JSON Schema), Chat Completions layout (<c>{"type": "function", "function": {...}}</c>).</summary>
+        OpenAIChat = 0,
+        /// <summary>OpenAI custom (freeform) tool with a Lark grammar, Responses layout.</summary>
+        OpenAIResponsesCustom = 1,
         /// <summary>Anthropic tool use.</summary>
         Anthropic = 2,
         /// <summary>Model Context Protocol.</summary>
         Mcp = 3,
+        /// <summary>OpenAI function calling (strict JSON Schema), Responses layout (<c>{"type": "function", "name": ..., "strict": true}</c>).</summary>
+        OpenAIResponses = 4,
     }
 
     /// <summary>The shape of a tool definition.</summary>

@@ -74,10 +74,12 @@ namespace V4A.Tests
         }
 
         [Theory]
-        [InlineData(ToolFlavor.OpenAI, ToolShape.Input, "\"apply_patch\"")]
-        [InlineData(ToolFlavor.OpenAI, ToolShape.File, "\"patch_file\"")]
-        [InlineData(ToolFlavor.OpenAICustom, ToolShape.Input, "\"grammar\"")]
-        [InlineData(ToolFlavor.OpenAICustom, ToolShape.File, "\"patch_file\"")]
+        [InlineData(ToolFlavor.OpenAIChat, ToolShape.Input, "\"function\": {")]
+        [InlineData(ToolFlavor.OpenAIChat, ToolShape.File, "\"patch_file\"")]
+        [InlineData(ToolFlavor.OpenAIResponses, ToolShape.Input, "\"strict\": true")]
+        [InlineData(ToolFlavor.OpenAIResponses, ToolShape.File, "\"patch_file\"")]
+        [InlineData(ToolFlavor.OpenAIResponsesCustom, ToolShape.Input, "\"grammar\"")]
+        [InlineData(ToolFlavor.OpenAIResponsesCustom, ToolShape.File, "\"patch_file\"")]
         [InlineData(ToolFlavor.Anthropic, ToolShape.Input, "\"input_schema\"")]
         [InlineData(ToolFlavor.Anthropic, ToolShape.File, "\"input_schema\"")]
         [InlineData(ToolFlavor.Mcp, ToolShape.Input, "\"inputSchema\"")]

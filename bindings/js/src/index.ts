@@ -959,11 +959,26 @@ export function classifyPath(path: string): PathClass {
 
 // ---- the tool-calling kit --------------------------------------------------------------
 
-/** Tool flavours: OpenAI function calling, OpenAI custom tool (Lark grammar), Anthropic, MCP. */
-export type Flavor = "openai" | "openai_custom" | "anthropic" | "mcp";
+/**
+ * Tool flavours: OpenAI function calling in the Chat Completions or the Responses layout, an
+ * OpenAI custom tool of the Responses API (Lark grammar), Anthropic, MCP.
+ */
+export type Flavor =
+  | "openai_chat"
+  | "openai_responses"
+  | "openai_responses_custom"
+  | "anthropic"
+  | "mcp";
 /** Tool shapes: the whole patch per call (`apply_patch`), or one file per call (`patch_file`). */
 export type Shape = "input" | "file";
-const FLAVORS: readonly Flavor[] = ["openai", "openai_custom", "anthropic", "mcp"];
+// Indexed by the C numbers (V4A_FLAVOR_*).
+const FLAVORS: readonly Flavor[] = [
+  "openai_chat",
+  "openai_responses_custom",
+  "anthropic",
+  "mcp",
+  "openai_responses",
+];
 const SHAPES: readonly Shape[] = ["input", "file"];
 
 function staticView(name: string): string {

@@ -267,7 +267,7 @@ test("unified rendering of a result", () => {
 });
 
 test("the tool kit: schemas of every flavour and shape, grammars, instructions", () => {
-  for (const flavor of ["openai", "openai_custom", "anthropic", "mcp"]) {
+  for (const flavor of ["openai_chat", "openai_responses", "openai_responses_custom", "anthropic", "mcp"]) {
     for (const shape of ["input", "file"]) {
       const schema = JSON.parse(v4a.toolSchema(flavor, shape));
       assert.match(JSON.stringify(schema), shape === "input" ? /apply_patch/ : /patch_file/);

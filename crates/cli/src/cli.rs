@@ -87,9 +87,10 @@ Run it BEFORE applying PATCH: it reads the files under DIR as PATCH's sources.")
     /// Print a tool definition that lets a model send V4A patches
     #[command(after_help = "\
 Examples:
-  v4a schema openai                  function calling, the whole patch in one call
-  v4a schema openai-custom           a custom tool constrained by the Lark grammar
-  v4a schema anthropic --shape file  one file per call: path, mode, diff
+  v4a schema openai-responses         OpenAI function calling (Responses API), whole patch
+  v4a schema openai-chat              the same, Chat Completions layout
+  v4a schema openai-responses-custom  an OpenAI custom tool constrained by the Lark grammar
+  v4a schema anthropic --shape file   one file per call: path, mode, diff
   v4a schema mcp")]
     Schema(SchemaArgs),
     /// Print the Lark grammar of the patch format

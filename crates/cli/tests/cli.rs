@@ -571,7 +571,7 @@ fn exit_2_on_usage_errors() {
         &["apply", "--no-such-flag"][..],
         &["frobnicate"],
         &["schema", "gemini"],
-        &["schema", "openai", "--shape", "files"],
+        &["schema", "openai-chat", "--shape", "files"],
         &["apply", "--max-level", "loose", "x.patch"],
         &["apply", "--strict", "--max-level", "trim", "x.patch"],
         &["diff", "only-one-file"],
@@ -582,7 +582,11 @@ fn exit_2_on_usage_errors() {
         assert!(!stderr(&out).is_empty(), "{args:?}");
     }
     let out = run(&["schema", "gemini"]);
-    assert!(stderr(&out).contains("openai-custom"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("openai-responses-custom"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -1360,10 +1364,10 @@ fn schema_grammar_and_instructions_print_the_tool_kit() {
             assert!(parsed.is_object());
         }
     }
-    let out = run(&["schema", "OpenAI"]);
+    let out = run(&["schema", "OpenAI-Chat"]);
     assert_eq!(
         stdout(&out),
-        with_newline(v4a::tools::tool_schema(Flavor::OpenAi, Shape::Input))
+        with_newline(v4a::tools::tool_schema(Flavor::OpenAiChat, Shape::Input))
     );
     assert_eq!(
         stdout(&run(&["grammar"])),

@@ -188,14 +188,19 @@ pub const V4A_PATH_DRIVE_PREFIX: v4a_path_class = 5;
 /// The API a tool definition is written for: one of the `V4A_FLAVOR_*` constants.
 pub type v4a_flavor = u32;
 
-/// Tool flavour: OpenAI function calling (strict JSON Schema).
-pub const V4A_FLAVOR_OPENAI: v4a_flavor = 0;
-/// Tool flavour: OpenAI custom (freeform) tool with a Lark grammar.
-pub const V4A_FLAVOR_OPENAI_CUSTOM: v4a_flavor = 1;
+/// Tool flavour: OpenAI function calling (strict JSON Schema), Chat Completions layout
+/// (`{"type": "function", "function": {...}}`), `tools/openai-chat-*.json`.
+pub const V4A_FLAVOR_OPENAI_CHAT: v4a_flavor = 0;
+/// Tool flavour: OpenAI custom (freeform) tool with a Lark grammar, Responses layout
+/// (`{"type": "custom", "name", ..., "format": {...}}`), `tools/openai-responses-custom-*.json`.
+pub const V4A_FLAVOR_OPENAI_RESPONSES_CUSTOM: v4a_flavor = 1;
 /// Tool flavour: Anthropic tool use.
 pub const V4A_FLAVOR_ANTHROPIC: v4a_flavor = 2;
 /// Tool flavour: Model Context Protocol.
 pub const V4A_FLAVOR_MCP: v4a_flavor = 3;
+/// Tool flavour: OpenAI function calling (strict JSON Schema), Responses layout
+/// (`{"type": "function", "name", ..., "strict": true}`), `tools/openai-responses-*.json`.
+pub const V4A_FLAVOR_OPENAI_RESPONSES: v4a_flavor = 4;
 
 /// The shape of a tool: `V4A_SHAPE_INPUT` (the whole patch per call) or `V4A_SHAPE_FILE`
 /// (one file per call).

@@ -8,7 +8,6 @@ use std::ptr;
 
 use super::boundary::{run, Fail};
 use super::names::{level_name, status_category, status_name};
-use super::tools::{tool_schema_nul, FILE_GRAMMAR_NUL, GRAMMAR_NUL, INSTRUCTIONS_NUL};
 use super::*;
 use engine::tools::{file_grammar, grammar, instructions, tool_schema, Flavor, Shape};
 use engine::{Level, Mode, PathClass, Status};
@@ -109,21 +108,20 @@ fn enum_constants_follow_the_rust_orders() {
     for (c, p) in classes {
         assert_eq!(c, p as u32);
     }
-    assert_eq!(
-        [
-            V4A_FLAVOR_OPENAI,
-            V4A_FLAVOR_OPENAI_CUSTOM,
-            V4A_FLAVOR_ANTHROPIC,
-            V4A_FLAVOR_MCP
-        ]
-        .map(|f| Flavor::ALL[f as usize]),
-        [
-            Flavor::OpenAi,
-            Flavor::OpenAiCustom,
-            Flavor::Anthropic,
-            Flavor::Mcp
-        ]
-    );
+    let flavors = [
+        (V4A_FLAVOR_OPENAI_CHAT, Flavor::OpenAiChat),
+        (
+            V4A_FLAVOR_OPENAI_RESPONSES_CUSTOM,
+            Flavor::OpenAiResponsesCustom,
+        ),
+        (V4A_FLAVOR_ANTHROPIC, Flavor::Anthropic),
+        (V4A_FLAVOR_MCP, Flavor::Mcp),
+        (V4A_FLAVOR_OPENAI_RESPONSES, Flavor::OpenAiResponses),
+    ];
+    assert_eq!(flavors.len(), Flavor::ALL.len());
+    for (c, f) in flavors {
+        assert_eq!(Flavor::from_code(c), Some(f));
+    }
     assert_eq!(
         [V4A_SHAPE_INPUT, V4A_SHAPE_FILE].map(|s| Shape::ALL[s as usize]),
         [Shape::Input, Shape::File]
@@ -131,16 +129,29 @@ fn enum_constants_follow_the_rust_orders() {
 }
 
 #[test]
-fn embedded_tool_strings_equal_the_rust_api() {
-    let strip = |s: &'static str| s.strip_suffix('\0').expect("NUL-terminated");
+fn tool_views_are_the_rust_api_strings_followed_by_a_nul() {
+    // The C views point at the engine's one embedding: the same bytes as the Rust strings,
+    // with a NUL right after their length.
+    let check = |v: v4a_bytes, rust: &'static str, what: &str| {
+        let with_nul = unsafe { std::slice::from_raw_parts(v.ptr, v.len + 1) };
+        assert_eq!(&with_nul[..v.len], rust.as_bytes(), "{what}");
+        assert_eq!(with_nul[v.len], 0, "{what} ends with a NUL");
+        assert!(!rust.contains('\0'), "{what} holds no NUL");
+        assert_eq!(v.ptr, rust.as_ptr(), "{what} is embedded once");
+    };
     for f in Flavor::ALL {
         for s in Shape::ALL {
-            assert_eq!(strip(tool_schema_nul(f, s)), tool_schema(f, s), "{f}-{s}");
+            let what = format!("{f}-{s}");
+            check(
+                v4a_tool_schema(f.code(), s as u32),
+                tool_schema(f, s),
+                &what,
+            );
         }
     }
-    assert_eq!(strip(GRAMMAR_NUL), grammar());
-    assert_eq!(strip(FILE_GRAMMAR_NUL), file_grammar());
-    assert_eq!(strip(INSTRUCTIONS_NUL), instructions());
+    check(v4a_grammar(), grammar(), "grammar");
+    check(v4a_file_grammar(), file_grammar(), "file grammar");
+    check(v4a_instructions(), instructions(), "instructions");
 }
 
 #[test]
@@ -279,7 +290,7 @@ fn default_constants_are_the_engine_defaults() {
 
 #[test]
 fn tool_schema_is_absent_for_unknown_kinds() {
-    for (f, s) in [(4, 0), (0, 2), (u32::MAX, u32::MAX)] {
+    for (f, s) in [(5, 0), (0, 2), (u32::MAX, u32::MAX)] {
         let v = v4a_tool_schema(f, s);
         assert!(v.ptr.is_null() && v.len == 0, "{f}/{s}");
     }

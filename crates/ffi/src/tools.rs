@@ -1,41 +1,18 @@
 //! The tool-calling kit as static, NUL-terminated strings.
 //!
-//! `v4a::tools` returns the files of `tools/` as `&'static str` without a terminating NUL;
-//! C views need one, so the same files are embedded here with a NUL appended. A unit test
-//! checks that both copies are byte-identical.
+//! The engine embeds each file of `tools/` once, with a NUL appended
+//! (`engine::tools::with_nul`); its Rust functions return the text without the NUL, these
+//! views point at the same bytes and keep the NUL after their length.
 
 use crate::boundary::ffi_boundary;
 use crate::constants::{v4a_flavor, v4a_shape};
 use crate::cstr::static_view;
 use crate::views::v4a_bytes;
-use engine::tools::{Flavor, Shape};
+use engine::tools::{with_nul, Flavor, Shape};
 
-/// A file of `tools/` with a NUL appended.
-macro_rules! tools_file {
-    ($name:literal) => {
-        concat!(include_str!(concat!("../../../tools/", $name)), "\0")
-    };
-}
-
-pub(crate) fn tool_schema_nul(flavor: Flavor, shape: Shape) -> &'static str {
-    match (flavor, shape) {
-        (Flavor::OpenAi, Shape::Input) => tools_file!("openai-input.json"),
-        (Flavor::OpenAi, Shape::File) => tools_file!("openai-file.json"),
-        (Flavor::OpenAiCustom, Shape::Input) => tools_file!("openai-custom-input.json"),
-        (Flavor::OpenAiCustom, Shape::File) => tools_file!("openai-custom-file.json"),
-        (Flavor::Anthropic, Shape::Input) => tools_file!("anthropic-input.json"),
-        (Flavor::Anthropic, Shape::File) => tools_file!("anthropic-file.json"),
-        (Flavor::Mcp, Shape::Input) => tools_file!("mcp-input.json"),
-        (Flavor::Mcp, Shape::File) => tools_file!("mcp-file.json"),
-    }
-}
-
-pub(crate) const GRAMMAR_NUL: &str = tools_file!("v4a.lark");
-pub(crate) const FILE_GRAMMAR_NUL: &str = tools_file!("file-diff.lark");
-pub(crate) const INSTRUCTIONS_NUL: &str = tools_file!("instructions.md");
-
-/// The tool definition (JSON text) of a flavour (`V4A_FLAVOR_*`: OpenAI function calling,
-/// OpenAI custom tool with a Lark grammar, Anthropic tool use, MCP) and a shape
+/// The tool definition (JSON text) of a flavour (`V4A_FLAVOR_*`: OpenAI function calling in
+/// the Chat Completions or the Responses layout, OpenAI custom tool of the Responses API with
+/// a Lark grammar, Anthropic tool use, MCP) and a shape
 /// (`V4A_SHAPE_INPUT`: the whole patch per call, tool `apply_patch`; `V4A_SHAPE_FILE`: one
 /// file per call with `path`, `mode`, `diff`, tool `patch_file`). Static, like the other
 /// tool-kit getters: valid for the life of the process, never freed. Absent (`{NULL, 0}`)
@@ -43,10 +20,10 @@ pub(crate) const INSTRUCTIONS_NUL: &str = tools_file!("instructions.md");
 #[no_mangle]
 pub extern "C" fn v4a_tool_schema(flavor: v4a_flavor, shape: v4a_shape) -> v4a_bytes {
     ffi_boundary! {
-        let flavor = Flavor::ALL.get(flavor as usize);
+        let flavor = Flavor::from_code(flavor);
         let shape = Shape::ALL.get(shape as usize);
         Ok(match (flavor, shape) {
-            (Some(&f), Some(&s)) => static_view(tool_schema_nul(f, s)),
+            (Some(f), Some(&s)) => static_view(with_nul::tool_schema(f, s)),
             _ => v4a_bytes::EMPTY,
         })
     }
@@ -56,7 +33,7 @@ pub extern "C" fn v4a_tool_schema(flavor: v4a_flavor, shape: v4a_shape) -> v4a_b
 #[no_mangle]
 pub extern "C" fn v4a_grammar() -> v4a_bytes {
     ffi_boundary! {
-        Ok(static_view(GRAMMAR_NUL))
+        Ok(static_view(with_nul::GRAMMAR))
     }
 }
 
@@ -65,7 +42,7 @@ pub extern "C" fn v4a_grammar() -> v4a_bytes {
 #[no_mangle]
 pub extern "C" fn v4a_file_grammar() -> v4a_bytes {
     ffi_boundary! {
-        Ok(static_view(FILE_GRAMMAR_NUL))
+        Ok(static_view(with_nul::FILE_GRAMMAR))
     }
 }
 
@@ -75,6 +52,6 @@ pub extern "C" fn v4a_file_grammar() -> v4a_bytes {
 #[no_mangle]
 pub extern "C" fn v4a_instructions() -> v4a_bytes {
     ffi_boundary! {
-        Ok(static_view(INSTRUCTIONS_NUL))
+        Ok(static_view(with_nul::INSTRUCTIONS))
     }
 }
