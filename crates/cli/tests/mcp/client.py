@@ -226,22 +226,23 @@ async def read_then_apply(root):
             "*** Update File: conf.ini", "@@ " + lines[0], "-" + lines[1], "+port = 8080")})
         expect(not r.is_error and "Note:" not in text_of(r), text_of(r))
         expect((root / "conf.ini").read_text() == body.replace("80", "8080"), "applied")
-        # Someone else edits the file after the model read it: the apply says so.
+        # Someone else edits the file after the model read it: the apply is located in what the
+        # model saw, merged into the file as it is now, and says so.
         r = await s.call_tool("read_file", {"path": "conf.ini"})
-        (root / "conf.ini").write_text((root / "conf.ini").read_text() + "debug = 1\n")
+        (root / "conf.ini").write_text("; edited by hand\n" + (root / "conf.ini").read_text())
         r = await s.call_tool("apply_patch", {"input": patch(
             "*** Update File: conf.ini", "@@", "-host = \"a\"", "+host = \"b\"")})
         expect(not r.is_error and "conf.ini had changed since read_file showed it" in text_of(r),
                text_of(r))
         # The record follows the server's own applies: the next patch is not flagged.
         r = await s.call_tool("apply_patch", {"input": patch(
-            "*** Update File: conf.ini", "@@", "-debug = 1", "+debug = 0")})
+            "*** Update File: conf.ini", "@@", "-; edited by hand", "+; edited")})
         expect(not r.is_error and "Note:" not in text_of(r), text_of(r))
         for bad, why in [({"path": "nope.txt"}, "does not exist"), ({"path": "."}, "directory"),
                          ({"file": "conf.ini"}, "unknown argument")]:
             r = await s.call_tool("read_file", bad)
             expect(r.is_error and why in text_of(r), text_of(r))
-    expect((root / "conf.ini").read_text() == "[server]\nport = 8080\nhost = \"b\"\ndebug = 0\n",
+    expect((root / "conf.ini").read_text() == "; edited\n[server]\nport = 8080\nhost = \"b\"\n",
            "both edits kept")
 
 
