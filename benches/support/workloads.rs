@@ -173,14 +173,16 @@ pub fn all(scale: usize) -> Vec<Workload> {
         diff,
     ));
 
-    // Collapse: the file separates words with tabs and runs of spaces, the patch with one space.
+    // Collapse: the file separates words with tabs and runs of spaces, the patch with one space
+    // (the indentation kept: a patch without it cannot say how deep its added lines go).
     let mut tabbed = big.clone();
     for l in &mut tabbed[at - 3..at + 4] {
         *l = format!("{}  \tx  =\t1;", l.trim_end());
     }
     let mut spaced = tabbed.clone();
     for l in &mut spaced[at - 3..at + 4] {
-        *l = l.split_whitespace().collect::<Vec<_>>().join(" ");
+        let indent = &l[..l.len() - l.trim_start().len()];
+        *l = format!("{indent}{}", l.split_whitespace().collect::<Vec<_>>().join(" "));
     }
     w.push(apply_case(
         "W4",
