@@ -182,7 +182,10 @@ pub fn all(scale: usize) -> Vec<Workload> {
     let mut spaced = tabbed.clone();
     for l in &mut spaced[at - 3..at + 4] {
         let indent = &l[..l.len() - l.trim_start().len()];
-        *l = format!("{indent}{}", l.split_whitespace().collect::<Vec<_>>().join(" "));
+        *l = format!(
+            "{indent}{}",
+            l.split_whitespace().collect::<Vec<_>>().join(" ")
+        );
     }
     w.push(apply_case(
         "W4",
