@@ -1061,7 +1061,7 @@ static void test_tools(void) {
 
     v = v4a_grammar();
     CHECK(v.ptr != NULL && v.ptr[v.len] == 0);
-    CHECK_CONTAINS(v, "start: BEGIN_PATCH operation* END_PATCH");
+    CHECK_CONTAINS(v, "start: BEGIN_PATCH operation+ END_PATCH");
     v = v4a_file_grammar();
     CHECK(v.ptr != NULL && v.ptr[v.len] == 0);
     CHECK_CONTAINS(v, "start: operation");
@@ -1516,7 +1516,7 @@ static void test_patch_apply_with_bases(void) {
     CHECK_STATUS(v4a_patch_apply_with_bases(p, sources, 3, NULL, 3, NULL, &set),
                  V4A_STATUS_NULL_ARGUMENT);
     e = v4a_result_set_error(set);
-    CHECK(e != NULL && view_contains(e->message, "bases is NULL but bases_len is 3"));
+    CHECK(e != NULL && view_contains(e->message, "bases is NULL but its length is 3"));
     v4a_result_set_free(set);
     set = NULL;
     bases[2].present = 2;

@@ -464,7 +464,14 @@ static void load_multi(vec_t *v) {
             }
             v4a_result_set_free(set);
         } else if (s != V4A_STATUS_OK) {
-            load_fail(v, "the reverse failed", v4a_status_str(s));
+            /* A patch that changes nothing has no reverse: an error that says why. */
+            buf same = {NULL, 0, 0};
+            compare_files(&v->c.before, &v->c.after, "after/", &same);
+            if (same.len != 0 ||
+                (s != V4A_STATUS_INVALID_ARGUMENT && s != V4A_STATUS_ALREADY_APPLIED)) {
+                load_fail(v, "the reverse failed", v4a_status_str(s));
+            }
+            free(same.ptr);
         } else {
             v4a_patch *rp = NULL;
             v4a_result_set *set = NULL;
