@@ -227,7 +227,7 @@ namespace V4A.Tests
         [Fact]
         public void OptionsAreApplied()
         {
-            string file = "a\n  b  \nc\n";
+            string file = "  a\n  b  \n  c\n";
             string diff = "@@\n a\n-b\n+B\n";
             Assert.Equal(10, Patch.Apply(file, diff, ApplyMode.Update).Fuzz);
             var strict = Assert.Throws<V4AContextNotFoundException>(() => Patch.Apply(file, diff, ApplyMode.Update, ApplyOptions.Strict()));
