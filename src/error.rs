@@ -189,8 +189,9 @@ pub struct Diagnostics {
     pub path: Option<String>,
     /// 1-based line of the patch text (as the caller gave it) where the problem is.
     pub patch_line: Option<u32>,
-    /// 0-based index of the failing hunk within its file operation (messages say "hunk N+1").
-    pub hunk: Option<usize>,
+    /// 1-based number of the failing hunk within its file operation, as messages say it
+    /// ("hunk 1" is the first hunk).
+    pub hunk: Option<u32>,
     /// Byte offset of the first invalid byte, for [`Status::InvalidUtf8`].
     pub byte_offset: Option<u64>,
     /// Which input was at fault for [`Status::InvalidUtf8`] (`"source"`, `"patch"`, ...).
@@ -203,6 +204,14 @@ pub struct Diagnostics {
     pub closest: Option<ClosestRegion>,
     /// For not-found errors: the hunk rewritten with the file's real lines, ready to resend.
     pub corrected_hunk: Option<String>,
+}
+
+impl Diagnostics {
+    /// The 1-based hunk number of [`Diagnostics::hunk`] for a 0-based hunk index (saturating
+    /// at `u32::MAX`, which no real patch reaches).
+    pub(crate) fn hunk_number(index: usize) -> Option<u32> {
+        Some(u32::try_from(index.saturating_add(1)).unwrap_or(u32::MAX))
+    }
 }
 
 /// An error of the v4a engine: a stable [`Status`], a model-facing message, and diagnostics.

@@ -361,7 +361,7 @@ fn conflict(
         message,
         Diagnostics {
             patch_line,
-            hunk: Some(hunk),
+            hunk: Diagnostics::hunk_number(hunk),
             path: patched.path.clone(),
             candidates: vec![cur_range.start as u32 + 1],
             ..Diagnostics::default()

@@ -133,7 +133,7 @@ fn errors_carry_their_fields() {
     .unwrap_err();
     assert_eq!(e.status(), Status::Ambiguous);
     assert_eq!(e.diagnostics().candidates, [2, 5]);
-    assert_eq!(e.diagnostics().hunk, Some(0));
+    assert_eq!(e.diagnostics().hunk, Some(1));
     assert_eq!(e.diagnostics().patch_line, Some(1));
     assert_eq!(
         e.diagnostics().suggestion.as_deref(),
@@ -155,6 +155,32 @@ fn errors_carry_their_fields() {
         Some("@@ fn load\n-    x = 1;\n+    x = 2;\n")
     );
     assert!(e.message().contains("\"····x·=·3;\""), "{}", e.message());
+}
+
+/// `Diagnostics::hunk` counts hunks as people and the message do: the first hunk is 1. Each
+/// kind of error that names a hunk (not found, overlap, empty hunk, reverse state) agrees with
+/// its message.
+#[test]
+fn diagnostics_hunk_is_one_based_and_matches_the_message() {
+    let src = "a\nb\nc\nd\n";
+    let cases = [
+        // The second hunk is not found.
+        ("@@\n a\n-b\n+B\n@@\n-x\n+y\n", Status::ContextNotFound, 2),
+        // The second hunk overlaps the first.
+        ("@@\n a\n-b\n+B\n@@\n-b\n+C\n", Status::OverlappingHunks, 2),
+        // The third hunk is empty (a syntax error).
+        ("@@\n-a\n+A\n@@\n-b\n+B\n@@\n", Status::PatchSyntax, 3),
+    ];
+    for (diff, status, n) in cases {
+        let e = apply(src, diff, Mode::Update, &Options::default()).unwrap_err();
+        assert_eq!(e.status(), status, "{diff:?}: {}", e.message());
+        assert_eq!(e.diagnostics().hunk, Some(n), "{diff:?}: {}", e.message());
+        assert!(
+            e.message().contains(&format!("hunk {n}")) || e.message().contains(&format!("and {n}")),
+            "{diff:?}: {}",
+            e.message()
+        );
+    }
 }
 
 #[test]

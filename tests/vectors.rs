@@ -344,7 +344,7 @@ fn render_error(out: &mut String, e: &Error) {
         let _ = writeln!(out, "patch_line: {n}");
     }
     if let Some(h) = d.hunk {
-        let _ = writeln!(out, "hunk: {}", h + 1);
+        let _ = writeln!(out, "hunk: {h}");
     }
     if let Some(n) = d.byte_offset {
         let _ = writeln!(out, "byte_offset: {n}");
@@ -799,7 +799,7 @@ mod legacy {
         match k {
             "contains" => e.message().contains(v),
             "line" => v.parse::<u32>().ok() == d.patch_line,
-            "hunk" => v.parse::<usize>().ok() == d.hunk.map(|h| h + 1),
+            "hunk" => v.parse::<u32>().ok() == d.hunk,
             "path" => d.path.as_deref() == Some(v),
             "candidates" => {
                 let want: Vec<u32> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();

@@ -395,7 +395,7 @@ fn inconsistent_indentation(
         Diagnostics {
             path: (!path.is_empty()).then(|| path.to_string()),
             patch_line: Some(added.patch_line),
-            hunk: Some(hi),
+            hunk: Diagnostics::hunk_number(hi),
             ..Diagnostics::default()
         },
     )

@@ -150,7 +150,7 @@ fn hunks_for(
             .collect()
     };
     let failed = |e: Error, groups: &[Group]| match e.diagnostics().hunk {
-        Some(h) if h < groups.len() => Ok(vec![h]),
+        Some(h) if h >= 1 && (h as usize) <= groups.len() => Ok(vec![h as usize - 1]),
         _ => Err(e),
     };
     let mut rounds = 0usize;

@@ -175,7 +175,7 @@ fn inverted(h: &Hunk) -> Hunk {
 fn op_diagnostics(op: &FileOp, hunk: Option<usize>) -> Diagnostics {
     Diagnostics {
         patch_line: Some(hunk.map_or(op.patch_line, |i| op.hunks[i].patch_line)),
-        hunk,
+        hunk: hunk.and_then(Diagnostics::hunk_number),
         path: Some(op.path.clone()),
         ..Diagnostics::default()
     }

@@ -713,7 +713,7 @@ pub(crate) fn overlapping(
         Diagnostics {
             path: (!path.is_empty()).then(|| path.to_string()),
             patch_line: Some(hunks[second].patch_line),
-            hunk: Some(second),
+            hunk: Diagnostics::hunk_number(second),
             candidates: vec![a.start as u32 + 1, b.start as u32 + 1],
             ..Diagnostics::default()
         },

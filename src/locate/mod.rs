@@ -86,7 +86,7 @@ impl HunkRef<'_> {
         Diagnostics {
             path: (!self.path.is_empty()).then(|| self.path.to_string()),
             patch_line: Some(self.hunk.patch_line),
-            hunk: Some(self.hunk_index),
+            hunk: Diagnostics::hunk_number(self.hunk_index),
             ..Diagnostics::default()
         }
     }

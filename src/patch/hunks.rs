@@ -320,7 +320,7 @@ fn finish_hunk(h: Hunk, hunks: &mut Vec<Hunk>, in_file: &str) -> Result<(), Erro
             ),
             Diagnostics {
                 patch_line: Some(h.patch_line),
-                hunk: Some(hunks.len()),
+                hunk: Diagnostics::hunk_number(hunks.len()),
                 ..Diagnostics::default()
             },
         ));

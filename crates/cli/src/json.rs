@@ -114,7 +114,7 @@ fn error(f: &Failure) -> Value {
                 "message": e.message(),
                 "path": d.path,
                 "patch_line": d.patch_line,
-                "hunk": d.hunk.map(|h| h + 1),
+                "hunk": d.hunk,
                 "candidates": d.candidates,
                 "suggestion": d.suggestion,
                 "closest": d.closest.as_ref().map(|c| json!({

@@ -77,7 +77,7 @@ impl ErrorStore {
         let view = v4a_error {
             status: v4a_status(error.status().code()),
             patch_line: d.patch_line.unwrap_or(0),
-            hunk: d.hunk.map_or(0, |h| to_u32(h.saturating_add(1))),
+            hunk: d.hunk.unwrap_or(0),
             closest_start: closest.start_line,
             closest_end: closest.end_line,
             reserved: 0,
