@@ -29,12 +29,14 @@
  * V4A_STATUS_INVALID_ARGUMENT (V4A_STATUS_UNSUPPORTED_MODE for a mode), never a silent default.
  *
  * Outputs. Text comes back as v4a_bytes { const uint8_t *ptr; size_t len; }, a view owned by
- * the handle it was read from and valid until that handle is freed. ptr[len] is always a NUL
- * byte that len does not count, so ptr is also a C string when the text holds no NUL. An
- * absent value (no path, no suggestion) is {NULL, 0}; a present one never has a NULL ptr.
- * Arrays come back the same way ({ const T *ptr; size_t len; }, {NULL, 0} when empty) and
- * error details as a const v4a_error * owned by the handle. Accessors given a NULL handle
- * return an empty view, 0 or NULL (a *_status accessor: V4A_STATUS_NULL_ARGUMENT).
+ * the handle it was read from and valid until that handle is freed. Two views hold no bytes
+ * and mean different things: the ABSENT view {NULL, 0} is no value (no path, no suggestion,
+ * a NULL handle), the EMPTY TEXT {"", 0} is a present value with no bytes (a deleted file's
+ * text); a present view never has a NULL ptr, and its ptr[len] is a NUL byte that len does
+ * not count, so ptr is also a C string when the text holds no NUL. Test ptr == NULL for
+ * absence. Arrays come back the same way ({ const T *ptr; size_t len; }, {NULL, 0} when
+ * empty) and error details as a const v4a_error * owned by the handle. Accessors given a NULL
+ * handle return the absent view, 0 or NULL (a *_status accessor: V4A_STATUS_NULL_ARGUMENT).
  *
  * Kinds. Every argument or field that takes one of a set of constants has a typedef of
  * uint32_t named after the set: a v4a_mode takes a V4A_MODE_*, a v4a_level a V4A_LEVEL_*, a
@@ -1204,14 +1206,15 @@ v4a_status v4a_result_status(const struct v4a_result *result);
 const struct v4a_error *v4a_result_error(const struct v4a_result *result);
 
 /**
- * The new text (empty for a deleted file, or when the result holds an error).
- * `{NULL, 0}` for a NULL result.
+ * The new text: the empty text `{"", 0}` for a deleted file or when the result holds an
+ * error; absent (`{NULL, 0}`) for a NULL result.
  */
 struct v4a_bytes v4a_result_text(const struct v4a_result *result);
 
 /**
- * The original source, unchanged (empty for an added file, or when the result holds an
- * error): rolling back reads this one view. `{NULL, 0}` for a NULL result.
+ * The original source, unchanged: rolling back reads this one view. The empty text
+ * `{"", 0}` for an added file or when the result holds an error; absent (`{NULL, 0}`) for a
+ * NULL result.
  */
 struct v4a_bytes v4a_result_source(const struct v4a_result *result);
 
@@ -1274,7 +1277,8 @@ void v4a_text_free(struct v4a_text *text);
 v4a_status v4a_text_status(const struct v4a_text *text);
 
 /**
- * The text (empty when the handle holds an error; `{NULL, 0}` for NULL).
+ * The text: the empty text `{"", 0}` when the handle holds an error; absent (`{NULL, 0}`)
+ * for NULL.
  */
 struct v4a_bytes v4a_text_bytes(const struct v4a_text *text);
 
@@ -1431,7 +1435,7 @@ struct v4a_file_results v4a_result_set_files(const struct v4a_result_set *result
 /**
  * The summary other engines print, which models know: `Success. Updated the following
  * files:` then one `A path`, `M path` or `D path` line per operation (a move is
- * `M destination`). Empty on failure.
+ * `M destination`). The empty text `{"", 0}` on failure; absent (`{NULL, 0}`) for NULL.
  */
 struct v4a_bytes v4a_result_set_summary(const struct v4a_result_set *result_set);
 

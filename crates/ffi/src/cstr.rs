@@ -20,7 +20,7 @@ pub(crate) fn nul_terminate(s: &mut String) -> v4a_bytes {
 pub(crate) fn nul_terminate_opt(s: &mut Option<String>) -> v4a_bytes {
     match s {
         Some(s) => nul_terminate(s),
-        None => v4a_bytes::EMPTY,
+        None => v4a_bytes::ABSENT,
     }
 }
 
@@ -59,8 +59,9 @@ pub(crate) fn static_view(with_nul: &'static str) -> v4a_bytes {
     }
 }
 
-/// The empty string, present: `{"", 0}`.
-pub(crate) fn empty_view() -> v4a_bytes {
+/// The empty text, present: `{"", 0}` with a non-NULL `ptr` (a deleted file's text, the text
+/// of a handle that holds an error). Not [`v4a_bytes::ABSENT`], which is `{NULL, 0}`.
+pub(crate) fn empty_text() -> v4a_bytes {
     static_view("\0")
 }
 

@@ -7,7 +7,7 @@ use crate::constants::{
     V4A_DIFF_EQUAL, V4A_HUNK_ALREADY_APPLIED, V4A_HUNK_END_OF_FILE, V4A_HUNK_MERGED,
     V4A_HUNK_OUT_OF_ORDER, V4A_HUNK_REINDENTED, V4A_STATUS_OK,
 };
-use crate::cstr::{empty_view, nul_terminate, nul_terminate_opt, Arena};
+use crate::cstr::{empty_text, nul_terminate, nul_terminate_opt, Arena};
 use crate::error::{to_u32, v4a_error, ErrorStore};
 use crate::text::v4a_text;
 use crate::views::{array_view, v4a_bytes, v4a_u32s};
@@ -343,21 +343,22 @@ pub unsafe extern "C" fn v4a_result_error(result: *const v4a_result) -> *const v
     }
 }
 
-/// The new text (empty for a deleted file, or when the result holds an error).
-/// `{NULL, 0}` for a NULL result.
+/// The new text: the empty text `{"", 0}` for a deleted file or when the result holds an
+/// error; absent (`{NULL, 0}`) for a NULL result.
 #[no_mangle]
 pub unsafe extern "C" fn v4a_result_text(result: *const v4a_result) -> v4a_bytes {
     ffi_boundary! {
-        Ok(handle(result)?.success().map_or_else(empty_view, |s| s.text))
+        Ok(handle(result)?.success().map_or_else(empty_text, |s| s.text))
     }
 }
 
-/// The original source, unchanged (empty for an added file, or when the result holds an
-/// error): rolling back reads this one view. `{NULL, 0}` for a NULL result.
+/// The original source, unchanged: rolling back reads this one view. The empty text
+/// `{"", 0}` for an added file or when the result holds an error; absent (`{NULL, 0}`) for a
+/// NULL result.
 #[no_mangle]
 pub unsafe extern "C" fn v4a_result_source(result: *const v4a_result) -> v4a_bytes {
     ffi_boundary! {
-        Ok(handle(result)?.success().map_or_else(empty_view, |s| s.source))
+        Ok(handle(result)?.success().map_or_else(empty_text, |s| s.source))
     }
 }
 
@@ -365,7 +366,7 @@ pub unsafe extern "C" fn v4a_result_source(result: *const v4a_result) -> v4a_byt
 #[no_mangle]
 pub unsafe extern "C" fn v4a_result_path(result: *const v4a_result) -> v4a_bytes {
     ffi_boundary! {
-        Ok(handle(result)?.success().map_or(v4a_bytes::EMPTY, |s| s.path))
+        Ok(handle(result)?.success().map_or(v4a_bytes::ABSENT, |s| s.path))
     }
 }
 
@@ -373,7 +374,7 @@ pub unsafe extern "C" fn v4a_result_path(result: *const v4a_result) -> v4a_bytes
 #[no_mangle]
 pub unsafe extern "C" fn v4a_result_destination(result: *const v4a_result) -> v4a_bytes {
     ffi_boundary! {
-        Ok(handle(result)?.success().map_or(v4a_bytes::EMPTY, |s| s.destination))
+        Ok(handle(result)?.success().map_or(v4a_bytes::ABSENT, |s| s.destination))
     }
 }
 

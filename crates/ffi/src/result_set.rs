@@ -5,7 +5,7 @@ use crate::boundary::{ffi_boundary, free, handle, publish};
 use crate::constants::{
     v4a_op_kind, v4a_status, V4A_OP_ADD, V4A_OP_DELETE, V4A_OP_UPDATE, V4A_STATUS_OK,
 };
-use crate::cstr::{empty_view, nul_terminate, nul_terminate_opt, CText};
+use crate::cstr::{empty_text, nul_terminate, nul_terminate_opt, CText};
 use crate::error::{v4a_error, ErrorStore};
 use crate::result::v4a_result;
 use crate::views::{array_view, v4a_bytes};
@@ -169,13 +169,13 @@ pub unsafe extern "C" fn v4a_result_set_files(
 
 /// The summary other engines print, which models know: `Success. Updated the following
 /// files:` then one `A path`, `M path` or `D path` line per operation (a move is
-/// `M destination`). Empty on failure.
+/// `M destination`). The empty text `{"", 0}` on failure; absent (`{NULL, 0}`) for NULL.
 #[no_mangle]
 pub unsafe extern "C" fn v4a_result_set_summary(result_set: *const v4a_result_set) -> v4a_bytes {
     ffi_boundary! {
         Ok(match &handle(result_set)?.outcome {
             Ok(f) => f.summary.view(),
-            Err(_) => empty_view(),
+            Err(_) => empty_text(),
         })
     }
 }

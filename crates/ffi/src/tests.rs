@@ -298,3 +298,53 @@ fn tool_schema_is_absent_for_unknown_kinds() {
     let json = unsafe { std::slice::from_raw_parts(v.ptr, v.len) };
     assert_eq!(json, tool_schema(Flavor::Mcp, Shape::File).as_bytes());
 }
+
+/// The absent view `{NULL, 0}` (no value) and the empty text `{"", 0}` (a present value with no
+/// bytes) stay apart: a caller tells them apart by `ptr == NULL` alone.
+#[test]
+fn absent_views_and_the_empty_text_are_told_apart_by_ptr() {
+    let is_empty_text = |v: v4a_bytes| !v.ptr.is_null() && v.len == 0 && unsafe { *v.ptr } == 0;
+    let is_absent = |v: v4a_bytes| v.ptr.is_null() && v.len == 0;
+    unsafe {
+        // A result that holds an error: its texts are present and empty, its path absent.
+        let mut r = ptr::null_mut();
+        let diff = b"@@\n-x\n+y\n";
+        let st = v4a_apply(
+            b"a\n".as_ptr(),
+            2,
+            diff.as_ptr(),
+            diff.len(),
+            V4A_MODE_UPDATE,
+            ptr::null(),
+            &mut r,
+        );
+        assert_eq!(st.0, V4A_STATUS_CONTEXT_NOT_FOUND);
+        assert!(is_empty_text(v4a_result_text(r)));
+        assert!(is_empty_text(v4a_result_source(r)));
+        assert!(is_absent(v4a_result_path(r)));
+        assert!(is_absent(v4a_result_destination(r)));
+        v4a_result_free(r);
+
+        // A deleted file: its text is the empty text, its source the file.
+        let mut r = ptr::null_mut();
+        let st = v4a_apply(
+            b"a\n".as_ptr(),
+            2,
+            ptr::null(),
+            0,
+            V4A_MODE_DELETE,
+            ptr::null(),
+            &mut r,
+        );
+        assert_eq!(st.0, V4A_STATUS_OK);
+        assert!(is_empty_text(v4a_result_text(r)));
+        assert_eq!(v4a_result_source(r).len, 2);
+        v4a_result_free(r);
+
+        // A NULL handle: every view is absent.
+        assert!(is_absent(v4a_result_text(ptr::null())));
+        assert!(is_absent(v4a_result_source(ptr::null())));
+        assert!(is_absent(v4a_text_bytes(ptr::null())));
+        assert!(is_absent(v4a_result_set_summary(ptr::null())));
+    }
+}

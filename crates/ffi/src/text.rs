@@ -3,7 +3,7 @@
 
 use crate::boundary::{ffi_boundary, free, handle, publish};
 use crate::constants::{v4a_status, V4A_STATUS_INTERNAL, V4A_STATUS_OK};
-use crate::cstr::{empty_view, CText};
+use crate::cstr::{empty_text, CText};
 use crate::error::{v4a_error, ErrorStore};
 use crate::views::v4a_bytes;
 use engine::error::{Error, Status};
@@ -65,13 +65,14 @@ pub unsafe extern "C" fn v4a_text_status(text: *const v4a_text) -> v4a_status {
     }
 }
 
-/// The text (empty when the handle holds an error; `{NULL, 0}` for NULL).
+/// The text: the empty text `{"", 0}` when the handle holds an error; absent (`{NULL, 0}`)
+/// for NULL.
 #[no_mangle]
 pub unsafe extern "C" fn v4a_text_bytes(text: *const v4a_text) -> v4a_bytes {
     ffi_boundary! {
         Ok(match &handle(text)?.outcome {
             Ok(t) => t.view(),
-            Err(_) => empty_view(),
+            Err(_) => empty_text(),
         })
     }
 }

@@ -24,7 +24,7 @@ pub extern "C" fn v4a_tool_schema(flavor: v4a_flavor, shape: v4a_shape) -> v4a_b
         let shape = Shape::ALL.get(shape as usize);
         Ok(match (flavor, shape) {
             (Some(f), Some(&s)) => static_view(with_nul::tool_schema(f, s)),
-            _ => v4a_bytes::EMPTY,
+            _ => v4a_bytes::ABSENT,
         })
     }
 }

@@ -31,20 +31,22 @@ pub struct v4a_u32s {
 }
 
 impl v4a_bytes {
-    /// The absent value, `{NULL, 0}`.
-    pub(crate) const EMPTY: v4a_bytes = v4a_bytes {
+    /// The absent value, `{NULL, 0}`: no path, no suggestion, a NULL handle. Not the empty
+    /// text, which is present (see [`crate::cstr::empty_text`]).
+    pub(crate) const ABSENT: v4a_bytes = v4a_bytes {
         ptr: ptr::null(),
         len: 0,
     };
 }
 
-/// A view accessor given a NULL handle (or whose body panicked) returns `{NULL, 0}`.
+/// A view accessor given a NULL handle (or whose body panicked) returns the absent view
+/// `{NULL, 0}`.
 impl Fallback for v4a_bytes {
     fn on_null() -> Self {
-        v4a_bytes::EMPTY
+        v4a_bytes::ABSENT
     }
     fn on_panic() -> Self {
-        v4a_bytes::EMPTY
+        v4a_bytes::ABSENT
     }
 }
 
