@@ -255,7 +255,9 @@
 #define V4A_NO_FUZZ_LIMIT UINT32_MAX
 
 /**
- * The default of `v4a_options.diff_context` (`V4A_OPTIONS_INIT`, `v4a_options_init`).
+ * The default of `v4a_options.diff_context` (`V4A_OPTIONS_INIT`, `v4a_options_init`): the
+ * customary context of a diff, for `v4a_result_unified_diff` and `v4a_unified_diff` too.
+ * The engine's `DiffStyle::DEFAULT_CONTEXT` (a test checks that they agree).
  */
 #define V4A_DEFAULT_DIFF_CONTEXT 3
 

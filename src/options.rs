@@ -38,6 +38,17 @@ pub enum DiffStyle {
     },
 }
 
+impl DiffStyle {
+    /// The customary context of a diff, 3 lines: the context of the diffs the `v4a` command
+    /// prints and the C ABI's `V4A_DEFAULT_DIFF_CONTEXT`, which the bindings read.
+    ///
+    /// ```
+    /// let style = v4a::DiffStyle::Changes { context: v4a::DiffStyle::DEFAULT_CONTEXT };
+    /// # assert_eq!(style, v4a::DiffStyle::Changes { context: 3 });
+    /// ```
+    pub const DEFAULT_CONTEXT: u32 = 3;
+}
+
 /// Options for applying patches. `Options::default()` is what models trained on other
 /// engines expect, with v4a's safety rules (no guessing on ambiguity).
 ///

@@ -98,8 +98,8 @@ func TestUnifiedDiffAgreesWithLibrary(t *testing.T) {
 			}
 		}
 	}
-	if r := mustApply(t, "a\n", "@@\n-a\n+a\n", ModeUpdate, nil); r.UnifiedDiff(3) != "" || r.Changed() {
-		t.Errorf("an unchanged text has a diff: %q", r.UnifiedDiff(3))
+	if r := mustApply(t, "a\n", "@@\n-a\n+a\n", ModeUpdate, nil); r.UnifiedDiff(DefaultDiffContext) != "" || r.Changed() {
+		t.Errorf("an unchanged text has a diff: %q", r.UnifiedDiff(DefaultDiffContext))
 	}
 }
 
@@ -156,6 +156,11 @@ func TestDefaultOptions(t *testing.T) {
 	}
 	if DefaultOptions() == DefaultOptions() {
 		t.Error("DefaultOptions returns a shared value")
+	}
+	// DefaultDiffContext is the header's V4A_DEFAULT_DIFF_CONTEXT, the context
+	// v4a_options_init stores.
+	if got := uint32(defaultOptions.diff_context); got != DefaultDiffContext {
+		t.Errorf("v4a_options_init's diff_context is %d, DefaultDiffContext %d", got, DefaultDiffContext)
 	}
 	_, err := Apply("a\n", "@@\n-a\n+b\n", ModeUpdate, &Options{FirstMatch: true})
 	if e := asError(t, err); e.Code != CodeInvalidArgument || !strings.Contains(e.Message, "v4a.DefaultOptions()") {
@@ -243,7 +248,7 @@ func TestModes(t *testing.T) {
 	if r.Path != "x.txt" {
 		t.Errorf("Path = %q", r.Path)
 	}
-	if got, want := r.UnifiedDiff(3), "--- a/x.txt\n+++ b/y.txt\n@@ -1 +1 @@\n-a\n+b\n"; got != want {
+	if got, want := r.UnifiedDiff(DefaultDiffContext), "--- a/x.txt\n+++ b/y.txt\n@@ -1 +1 @@\n-a\n+b\n"; got != want {
 		t.Errorf("UnifiedDiff = %q, want %q", got, want)
 	}
 }
@@ -565,10 +570,10 @@ func TestMultiFile(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("files = %+v\nwant %+v", got, want)
 	}
-	if u := res.Files[1].Result.UnifiedDiff(3); u != "--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n" {
+	if u := res.Files[1].Result.UnifiedDiff(DefaultDiffContext); u != "--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n" {
 		t.Errorf("delete diff = %q", u)
 	}
-	if u := res.Files[2].Result.UnifiedDiff(3); u != "--- /dev/null\n+++ b/docs/new.md\n@@ -0,0 +1 @@\n+# Title\n" {
+	if u := res.Files[2].Result.UnifiedDiff(DefaultDiffContext); u != "--- /dev/null\n+++ b/docs/new.md\n@@ -0,0 +1 @@\n+# Title\n" {
 		t.Errorf("add diff = %q", u)
 	}
 

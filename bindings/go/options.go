@@ -121,8 +121,12 @@ var _ = [1]struct{}{}[C.V4A_DIFF_STYLE_NONE]
 // FullDiff is the DiffStyle that lists every line of the file.
 func FullDiff() DiffStyle { return DiffStyle{style: C.V4A_DIFF_STYLE_FULL} }
 
+// DefaultDiffContext is the customary number of unchanged lines shown before and after each
+// change: the library's V4A_DEFAULT_DIFF_CONTEXT, for ChangesDiff and Result.UnifiedDiff.
+const DefaultDiffContext = C.V4A_DEFAULT_DIFF_CONTEXT
+
 // ChangesDiff is the DiffStyle that lists the changed lines with context unchanged lines
-// around each change (0 for none; 3 is customary).
+// around each change (0 for none; DefaultDiffContext is customary).
 func ChangesDiff(context int) DiffStyle {
 	return DiffStyle{style: C.V4A_DIFF_STYLE_CHANGES, context: clampU32(context)}
 }
@@ -147,7 +151,7 @@ const NoFuzzLimit = -1
 //
 //	opts := v4a.DefaultOptions()
 //	opts.MaxLevel = v4a.LevelExact // strict mode
-//	opts.Diff = v4a.ChangesDiff(3)
+//	opts.Diff = v4a.ChangesDiff(v4a.DefaultDiffContext)
 //
 // Every field means what it says, zero included: MaxLevel 0 is LevelExact and MaxFuzz 0
 // accepts no fuzz. An Options not made by DefaultOptions has SearchBudget 0, which the

@@ -11,7 +11,8 @@ import (
 )
 
 // UnifiedDiff renders the change as a unified diff ("---"/"+++"/"@@ -a,b +c,d @@") with
-// context lines of context, for logs and review; "" when nothing changed.
+// context lines of context (DefaultDiffContext is customary), for logs and review; "" when
+// nothing changed.
 //
 // The library renders it (v4a_unified_diff) from the result's Source, Text, Path,
 // Destination and Changes, so it works after the native result is gone and reads exactly

@@ -24,6 +24,12 @@ namespace V4A
         /// <summary>The default <see cref="SearchBudget"/> (200,000,000 line comparisons), as the library says.</summary>
         public static long DefaultSearchBudget { get { return (long)Defaults.SearchBudget; } }
 
+        /// <summary>
+        /// The customary context of a diff, as the library says (<c>V4A_DEFAULT_DIFF_CONTEXT</c>, 3):
+        /// the default <see cref="DiffContext"/> and the context of <see cref="ApplyResult.GetUnifiedDiff()"/>.
+        /// </summary>
+        public static int DefaultDiffContext { get { return checked((int)Defaults.DiffContext); } }
+
         /// <summary>Creates options holding the library's defaults.</summary>
         public ApplyOptions()
         {
@@ -67,7 +73,7 @@ namespace V4A
         /// <summary>Which structured line diff <see cref="ApplyResult.Lines"/> holds. Default <see cref="DiffStyle.None"/> (empty, the cheapest).</summary>
         public DiffStyle Diff { get; set; }
 
-        /// <summary>Context lines around each change for <see cref="DiffStyle.Changes"/>. Default 3.</summary>
+        /// <summary>Context lines around each change for <see cref="DiffStyle.Changes"/>. Default <see cref="DefaultDiffContext"/> (3).</summary>
         public int DiffContext { get; set; }
 
         /// <summary>Add character-level segments to the changed lines of the structured diff. Default <c>false</c>.</summary>
@@ -120,11 +126,23 @@ namespace V4A
     /// </summary>
     public sealed class GenerateOptions
     {
-        /// <summary>Creates options holding the defaults: 3 lines of context, at most 50.</summary>
+        /// <summary>The library's defaults (<c>v4a_generate_options_init</c>), read once.</summary>
+        private static readonly V4AGenerateOptionsNative Defaults = ReadDefaults();
+
+        private static unsafe V4AGenerateOptionsNative ReadDefaults()
+        {
+            Patch.EnsureLibrary();
+            var d = new V4AGenerateOptionsNative();
+            uint status = Native.v4a_generate_options_init(&d);
+            if (status != 0) throw V4AError.FromNative(null, status).ToException();
+            return d;
+        }
+
+        /// <summary>Creates options holding the library's defaults: 3 lines of context, at most 50.</summary>
         public GenerateOptions()
         {
-            Context = 3;
-            MaxContext = 50;
+            Context = checked((int)Defaults.Context);
+            MaxContext = checked((int)Defaults.MaxContext);
         }
 
         /// <summary>Unchanged lines shown before and after each change. Default 3.</summary>

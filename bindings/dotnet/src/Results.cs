@@ -42,9 +42,19 @@ namespace V4A
         public IReadOnlyList<Change> Changes { get; private set; }
 
         /// <summary>
+        /// Renders the change as a unified diff with the library's default context,
+        /// <see cref="ApplyOptions.DefaultDiffContext"/> lines (<c>V4A_DEFAULT_DIFF_CONTEXT</c>);
+        /// see <see cref="GetUnifiedDiff(int)"/>.
+        /// </summary>
+        public string GetUnifiedDiff()
+        {
+            return GetUnifiedDiff(ApplyOptions.DefaultDiffContext);
+        }
+
+        /// <summary>
         /// Renders the change as a unified diff (<c>---</c>/<c>+++</c>/<c>@@ -a,b +c,d @@</c>)
-        /// with <paramref name="context"/> lines of context (3 by default, as the library's
-        /// <c>v4a_result_unified_diff</c> and diff tools use), for logs and review; empty when
+        /// with <paramref name="context"/> lines of context (<see cref="GetUnifiedDiff()"/>: the
+        /// library's default, <see cref="ApplyOptions.DefaultDiffContext"/>), for logs and review; empty when
         /// nothing changed. It is rendered on each call, never during the apply. The library
         /// renders it (<c>v4a_unified_diff</c>) from <see cref="Source"/>, <see cref="Text"/>,
         /// <see cref="Path"/>, <see cref="Destination"/> and <see cref="Changes"/>: the same text
@@ -52,7 +62,7 @@ namespace V4A
         /// the library splits both into lines, so it costs time proportional to the file.
         /// </summary>
         /// <exception cref="V4AInvalidArgumentException"><paramref name="context"/> is negative.</exception>
-        public unsafe string GetUnifiedDiff(int context = 3)
+        public unsafe string GetUnifiedDiff(int context)
         {
             if (context < 0)
                 throw V4AError.Argument("the unified diff's context must be at least 0, not " + context + ".").ToException();

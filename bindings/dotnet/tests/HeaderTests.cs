@@ -41,6 +41,19 @@ namespace V4A.Tests
             return found;
         }
 
+        /// <summary>The defaults the binding reads from the library are the header's constants.</summary>
+        [Fact]
+        public void DefaultsAreTheHeadersConstants()
+        {
+            Dictionary<string, ulong> d = Constants("V4A_DEFAULT_");
+            Assert.Equal(d["DIFF_CONTEXT"], (ulong)ApplyOptions.DefaultDiffContext);
+            Assert.Equal(d["DIFF_CONTEXT"], (ulong)new ApplyOptions().DiffContext);
+            Assert.Equal(d["SEARCH_BUDGET"], (ulong)ApplyOptions.DefaultSearchBudget);
+            var g = new GenerateOptions();
+            Assert.Equal(d["GENERATE_CONTEXT"], (ulong)g.Context);
+            Assert.Equal(d["GENERATE_MAX_CONTEXT"], (ulong)g.MaxContext);
+        }
+
         [Theory]
         [InlineData("V4A_STATUS_", typeof(V4AStatus))]
         [InlineData("V4A_MODE_", typeof(ApplyMode))]

@@ -75,7 +75,7 @@ export interface ApplyOptions {
    * line) or `"changes"` (changed lines with `diffContext` lines of context).
    */
   diff?: "none" | "full" | "changes";
-  /** Context lines around each change for `diff: "changes"` (default 3). */
+  /** Context lines around each change for `diff: "changes"` (default {@link defaultDiffContext}, 3). */
   diffContext?: number;
   /** Add character-level segments to the changed lines of the structured diff. */
   refine?: boolean;
@@ -216,9 +216,10 @@ export class ApplyResult {
 
   /**
    * The change as a unified diff (`---`/`+++`/`@@ -a,b +c,d @@`) with `context` lines of
-   * context; empty when nothing changed.
+   * context (by default the engine's, {@link defaultDiffContext}); empty when nothing changed.
    */
-  unifiedDiff(context = 3): string {
+  unifiedDiff(context?: number): string {
+    if (context === undefined) context = defaultDiffContext();
     checkCount("context", context);
     const arena = new Arena();
     try {
@@ -1010,6 +1011,22 @@ export function fileGrammar(): string {
 /** The model instructions for the system prompt of an agent that has one of the tools. */
 export function instructions(): string {
   return staticView("v4a_instructions");
+}
+
+/**
+ * The customary context of a diff, as the engine says (`V4A_DEFAULT_DIFF_CONTEXT`, 3): the
+ * default `diffContext` and the context of `unifiedDiff()`.
+ */
+export function defaultDiffContext(): number {
+  wasm();
+  const arena = new Arena();
+  try {
+    const at = arena.alloc(SIZE.options);
+    call("v4a_options_init", at);
+    return u32(at + 32); // v4a_options.diff_context
+  } finally {
+    arena.free();
+  }
 }
 
 /** The version of the loaded engine (`"0.1.0"`). */

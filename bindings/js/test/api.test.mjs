@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import * as v4a from "../dist/esm/index.js";
@@ -264,6 +265,13 @@ test("unified rendering of a result", () => {
   const f = applyPatch("*** Begin Patch\n*** Update File: x.txt\n@@\n-é\n+è\n*** End Patch\n", { "x.txt": "é\n" });
   assert.equal(f.files[0].result.unifiedDiff(), "--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-é\n+è\n");
   assert.equal(apply("a\n", "@@\n-a\n+a\n").unifiedDiff(), "");
+  // The default context is the engine's V4A_DEFAULT_DIFF_CONTEXT, as the header says.
+  const header = readFileSync(fileURLToPath(new URL("../../../include/v4a.h", import.meta.url)), "utf8");
+  const want = Number(/^#define V4A_DEFAULT_DIFF_CONTEXT (\d+)$/m.exec(header)[1]);
+  assert.equal(v4a.defaultDiffContext(), want);
+  const long = apply("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "@@\n-5\n+five\n");
+  assert.equal(long.unifiedDiff(), long.unifiedDiff(want));
+  assert.notEqual(long.unifiedDiff(), long.unifiedDiff(want - 1));
 });
 
 test("the tool kit: schemas of every flavour and shape, grammars, instructions", () => {

@@ -15,8 +15,8 @@ const ADDED: Style = Style::new().fg_color(Some(anstyle::Color::Ansi(AnsiColor::
 const NOTE: Style = Style::new().dimmed();
 const WARN: Style = Style::new().fg_color(Some(anstyle::Color::Ansi(AnsiColor::Yellow)));
 
-/// Lines of context in the diffs the command prints.
-pub const CONTEXT: u32 = 3;
+/// Lines of context in the diffs the command prints: the engine's customary context.
+pub const CONTEXT: u32 = v4a::DiffStyle::DEFAULT_CONTEXT;
 
 /// Appends `text` in `style`.
 fn styled(out: &mut String, style: Style, text: &str) {

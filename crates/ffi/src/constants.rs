@@ -101,7 +101,9 @@ pub const V4A_LEVEL_FOLD: v4a_level = 4;
 /// `v4a_options.max_fuzz`: no limit.
 pub const V4A_NO_FUZZ_LIMIT: u32 = u32::MAX;
 
-/// The default of `v4a_options.diff_context` (`V4A_OPTIONS_INIT`, `v4a_options_init`).
+/// The default of `v4a_options.diff_context` (`V4A_OPTIONS_INIT`, `v4a_options_init`): the
+/// customary context of a diff, for `v4a_result_unified_diff` and `v4a_unified_diff` too.
+/// The engine's `DiffStyle::DEFAULT_CONTEXT` (a test checks that they agree).
 pub const V4A_DEFAULT_DIFF_CONTEXT: u32 = 3;
 /// The default of `v4a_options.search_budget`, in line comparisons.
 pub const V4A_DEFAULT_SEARCH_BUDGET: u64 = 200_000_000;

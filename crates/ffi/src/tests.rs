@@ -264,6 +264,7 @@ fn default_constants_are_the_engine_defaults() {
     let c = v4a_options::from(&o);
     assert_eq!(c.search_budget, V4A_DEFAULT_SEARCH_BUDGET);
     assert_eq!(c.diff_context, V4A_DEFAULT_DIFF_CONTEXT);
+    assert_eq!(V4A_DEFAULT_DIFF_CONTEXT, engine::DiffStyle::DEFAULT_CONTEXT);
     assert_eq!(c.max_level, V4A_LEVEL_FOLD);
     assert_eq!(c.max_fuzz, V4A_NO_FUZZ_LIMIT);
     assert_eq!(
