@@ -8,7 +8,7 @@ use crate::error::{Diagnostics, Error, Status};
 use crate::locate::locate_hunks;
 use crate::merge;
 use crate::options::{DiffStyle, Options};
-use crate::patch::{parse_patch, FileOp, Hunk, LineKind, OpKind, Patch};
+use crate::patch::{FileOp, Hunk, LineKind, OpKind, Patch};
 use crate::report::{finish, ApplyResult, HunkReport};
 use crate::text::{strip_bom, Lines};
 
@@ -121,7 +121,7 @@ fn apply_single(
     if mode == Mode::Delete {
         return apply_delete_mode(source, diff, opts);
     }
-    let patch = parse_patch(diff)?;
+    let patch = Patch::parse(diff)?;
     let op = single_op(&patch, mode)?;
     match mode {
         Mode::Create => {
@@ -225,7 +225,7 @@ fn create_hunk(op: &FileOp) -> Result<&Hunk, Error> {
 
 fn apply_delete_mode(source: &str, diff: &str, opts: &Options) -> Result<ApplyResult, Error> {
     if !diff.trim().is_empty() {
-        let patch = parse_patch(diff)?;
+        let patch = Patch::parse(diff)?;
         match patch.ops.as_slice() {
             [op] if op.kind == OpKind::Delete => {}
             [op] => return Err(mode_mismatch(op, Mode::Delete)),
@@ -382,38 +382,85 @@ impl PatchResult {
     }
 }
 
-/// Applies every operation of `patch`, reading current file texts through `sources`. Either
-/// every file's result is returned, or the first error: nothing is partially applied.
-///
-/// `sources(path)` returns the current bytes of a file the patch reads (the path of every
-/// Update and Delete), or `None` when there is no such file ([`Status::MissingSource`]).
-///
-/// ```
-/// use std::collections::HashMap;
-/// let patch = v4a::parse_patch(
-///     "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** Add File: b.txt\n+new\n*** End Patch\n",
-/// ).unwrap();
-/// let files = HashMap::from([("a.txt", "one\n")]);
-/// let result = v4a::apply_patch(&patch, |p| files.get(p).copied(), &v4a::Options::default()).unwrap();
-/// assert_eq!(result.files[0].applied.text, "two\n");
-/// assert_eq!(result.files[1].applied.text, "new\n");
-/// assert_eq!(result.summary(), "Success. Updated the following files:\nM a.txt\nA b.txt\n");
-/// ```
-pub fn apply_patch<S, F>(
-    patch: &Patch,
-    mut sources: F,
-    opts: &Options,
-) -> Result<PatchResult, Error>
+impl Patch {
+    /// Applies every operation of the patch, reading current file texts through `sources`.
+    /// Either every file's result is returned, or the first error: nothing is partially
+    /// applied.
+    ///
+    /// `sources(path)` returns the current bytes of a file the patch reads (the path of every
+    /// Update and Delete), or `None` when there is no such file ([`Status::MissingSource`]).
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// let patch = v4a::Patch::parse(
+    ///     "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** Add File: b.txt\n+new\n*** End Patch\n",
+    /// ).unwrap();
+    /// let files = HashMap::from([("a.txt", "one\n")]);
+    /// let result = patch.apply(|p| files.get(p).copied(), &v4a::Options::default()).unwrap();
+    /// assert_eq!(result.files[0].applied.text, "two\n");
+    /// assert_eq!(result.files[1].applied.text, "new\n");
+    /// assert_eq!(result.summary(), "Success. Updated the following files:\nM a.txt\nA b.txt\n");
+    /// ```
+    pub fn apply<S, F>(&self, mut sources: F, opts: &Options) -> Result<PatchResult, Error>
+    where
+        S: AsRef<[u8]>,
+        F: FnMut(&str) -> Option<S>,
+    {
+        apply_patch_indexed(self, |_, op| sources(&op.path), opts)
+    }
+
+    /// [`Patch::apply`] with the texts the model saw: `bases(path)` returns, for a file the
+    /// patch updates, the content it was shown when it wrote the patch (`None`: unknown).
+    /// Those files' hunks are located in their base and merged into the current text, as
+    /// [`apply_with_base`] does; a hunk whose lines also changed since is a
+    /// [`Status::Conflict`] and nothing is applied.
+    ///
+    /// ```
+    /// let patch = v4a::Patch::parse(
+    ///     "*** Begin Patch\n*** Update File: a.txt\n@@\n x\n-y\n+Y\n*** End Patch\n",
+    /// ).unwrap();
+    /// let current = "new first line\nx\ny\n";
+    /// let r = patch
+    ///     .apply_with_bases(|_| Some(current), |_| Some("x\ny\n"), &v4a::Options::default())
+    ///     .unwrap();
+    /// assert_eq!(r.files[0].applied.text, "new first line\nx\nY\n");
+    /// ```
+    pub fn apply_with_bases<S, F, B, G>(
+        &self,
+        mut sources: F,
+        mut bases: G,
+        opts: &Options,
+    ) -> Result<PatchResult, Error>
+    where
+        S: AsRef<[u8]>,
+        F: FnMut(&str) -> Option<S>,
+        B: AsRef<[u8]>,
+        G: FnMut(&str) -> Option<B>,
+    {
+        apply_ops(
+            self,
+            |_, op| sources(&op.path),
+            |_, op| bases(&op.path),
+            opts,
+        )
+    }
+}
+
+/// Applies every operation of `patch` atomically: [`Patch::apply`].
+#[deprecated(note = "use `Patch::apply`")]
+pub fn apply_patch<S, F>(patch: &Patch, sources: F, opts: &Options) -> Result<PatchResult, Error>
 where
     S: AsRef<[u8]>,
     F: FnMut(&str) -> Option<S>,
 {
-    apply_patch_indexed(patch, |_, op| sources(&op.path), opts)
+    patch.apply(sources, opts)
 }
 
-/// [`apply_patch`] with sources looked up by operation: `sources(i, op)` returns the current
+/// [`Patch::apply`] with sources looked up by operation: `sources(i, op)` returns the current
 /// bytes of the file that operation `i` reads (it is called for Update and Delete operations
-/// only). Suits callers that hold sources in an array aligned with `patch.ops`, like the C ABI.
+/// only). For callers that hold sources in an array aligned with `patch.ops`: the C ABI and
+/// the workspace layer.
+#[doc(hidden)]
 pub fn apply_patch_indexed<S, F>(
     patch: &Patch,
     sources: F,
@@ -426,25 +473,12 @@ where
     apply_ops(patch, sources, |_, _| None::<&[u8]>, opts)
 }
 
-/// [`apply_patch`] with the texts the model saw: `bases(path)` returns, for a file the patch
-/// updates, the content it was shown when it wrote the patch (`None`: unknown). Those files'
-/// hunks are located in their base and merged into the current text, as
-/// [`apply_with_base`] does; a hunk whose lines also changed since is a
-/// [`Status::Conflict`] and nothing is applied.
-///
-/// ```
-/// let patch = v4a::parse_patch(
-///     "*** Begin Patch\n*** Update File: a.txt\n@@\n x\n-y\n+Y\n*** End Patch\n",
-/// ).unwrap();
-/// let current = "new first line\nx\ny\n";
-/// let r = v4a::apply_patch_with_bases(&patch, |_| Some(current), |_| Some("x\ny\n"),
-///     &v4a::Options::default()).unwrap();
-/// assert_eq!(r.files[0].applied.text, "new first line\nx\nY\n");
-/// ```
+/// Applies `patch` with the texts the model saw: [`Patch::apply_with_bases`].
+#[deprecated(note = "use `Patch::apply_with_bases`")]
 pub fn apply_patch_with_bases<S, F, B, G>(
     patch: &Patch,
-    mut sources: F,
-    mut bases: G,
+    sources: F,
+    bases: G,
     opts: &Options,
 ) -> Result<PatchResult, Error>
 where
@@ -453,15 +487,10 @@ where
     B: AsRef<[u8]>,
     G: FnMut(&str) -> Option<B>,
 {
-    apply_ops(
-        patch,
-        |_, op| sources(&op.path),
-        |_, op| bases(&op.path),
-        opts,
-    )
+    patch.apply_with_bases(sources, bases, opts)
 }
 
-/// [`apply_patch_with_bases`] with sources and bases looked up by operation, as
+/// [`Patch::apply_with_bases`] with sources and bases looked up by operation, as
 /// [`apply_patch_indexed`] does (for the C ABI and the workspace layer).
 #[doc(hidden)]
 pub fn apply_patch_indexed_with_bases<S, F, B, G>(

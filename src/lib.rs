@@ -21,8 +21,23 @@
 //! assert_eq!(result.hunks[0].old_start, 3);
 //! ```
 //!
-//! Multi-file patches are parsed with [`parse_patch`] and applied atomically with
-//! [`apply_patch`], over sources the caller supplies: the engine never touches the disk.
+//! Multi-file patches are parsed with [`Patch::parse`] and applied atomically with
+//! [`Patch::apply`], over sources the caller supplies: the engine never touches the disk;
+//! [`Patch::reverse`] writes the patch that undoes one.
+//!
+//! ```
+//! use std::collections::HashMap;
+//! use v4a::{Options, Patch};
+//!
+//! let patch = Patch::parse(
+//!     "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** Add File: b.txt\n+new\n*** End Patch\n",
+//! ).unwrap();
+//! let files = HashMap::from([("a.txt", "one\n")]);
+//! let result = patch.apply(|p| files.get(p).copied(), &Options::default()).unwrap();
+//! assert_eq!(result.files[0].applied.text, "two\n");
+//! let undo = patch.reverse(|p| files.get(p).copied(), &Options::default()).unwrap();
+//! assert!(undo.contains("*** Delete File: b.txt"));
+//! ```
 
 #![warn(missing_docs)]
 
@@ -39,23 +54,26 @@ pub mod report;
 mod text;
 pub mod tools;
 
-pub use apply::{
-    apply, apply_bytes, apply_patch, apply_patch_indexed, apply_patch_indexed_with_bases,
-    apply_patch_with_bases, apply_with_base, FileResult, Mode, PatchResult,
-};
+pub use apply::{apply, apply_bytes, apply_with_base, FileResult, Mode, PatchResult};
+#[doc(hidden)]
+pub use apply::{apply_patch_indexed, apply_patch_indexed_with_bases};
 pub use build::Change;
 pub use error::{ClosestRegion, Diagnostics, Error, Status};
 pub use generate::{
-    make_add_patch, make_delete_patch, make_move_patch, make_patch, reverse, reverse_applied,
-    GenerateOptions,
+    make_add_patch, make_delete_patch, make_move_patch, make_patch, GenerateOptions,
 };
 pub use level::{normalize, normalized, Level};
 pub use options::{DiffStyle, LineEnding, Options};
-pub use patch::{
-    classify_path, parse_patch, parse_patch_strict, Anchor, FileOp, Hunk, Line, LineKind, OpKind,
-    Patch, PathClass,
-};
+pub use patch::{classify_path, Anchor, FileOp, Hunk, Line, LineKind, OpKind, Patch, PathClass};
 pub use report::{ApplyResult, DiffKind, DiffLine, HunkReport, Segment};
+
+// The free functions that became methods of `Patch`, kept (deprecated) for existing callers.
+#[allow(deprecated)]
+pub use apply::{apply_patch, apply_patch_with_bases};
+#[allow(deprecated)]
+pub use generate::{reverse, reverse_applied};
+#[allow(deprecated)]
+pub use patch::{parse_patch, parse_patch_strict};
 
 /// The README's examples, compiled and run as doc tests.
 #[doc = include_str!("../README.md")]

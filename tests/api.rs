@@ -212,8 +212,10 @@ fn generation_on_periodic_files_and_terminator_changes() {
         }
     }
     let patch = v4a::make_patch(&old, &new, "x.txt", &v4a::GenerateOptions::default()).unwrap();
-    let p = v4a::parse_patch(&patch).unwrap();
-    let r = v4a::apply_patch(&p, |_| Some(old.as_str()), &Options::default()).unwrap();
+    let p = v4a::Patch::parse(&patch).unwrap();
+    let r = p
+        .apply(|_| Some(old.as_str()), &Options::default())
+        .unwrap();
     assert_eq!(r.files[0].applied.text, new);
 
     let e = v4a::make_patch("a\n", "a\r\n", "x", &v4a::GenerateOptions::default()).unwrap_err();
@@ -222,7 +224,7 @@ fn generation_on_periodic_files_and_terminator_changes() {
 
 #[test]
 fn reverse_says_which_state_the_files_are_in() {
-    let patch = v4a::parse_patch(
+    let patch = v4a::Patch::parse(
         "*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n*** Delete File: d\n*** End Patch\n",
     )
     .unwrap();
@@ -230,9 +232,9 @@ fn reverse_says_which_state_the_files_are_in() {
     // Given the files after the patch, the reverse from the files before is refused with the
     // reason, never an empty patch.
     let update_only =
-        v4a::parse_patch("*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n*** End Patch\n")
+        v4a::Patch::parse("*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n*** End Patch\n")
             .unwrap();
-    let err = v4a::reverse(&update_only, |_| Some("x\nY\n"), &opts).unwrap_err();
+    let err = update_only.reverse(|_| Some("x\nY\n"), &opts).unwrap_err();
     assert_eq!(err.status(), Status::AlreadyApplied);
     assert_eq!(
         err.message(),
@@ -240,13 +242,15 @@ fn reverse_says_which_state_the_files_are_in() {
          patch from the files after it (`v4a reverse --applied`, `reverse_applied`)"
     );
     // A Delete cannot be reversed from the files after it: the patch lacks the text.
-    let err = v4a::reverse_applied(&patch, |p| (p == "a").then_some("x\nY\n"), &opts).unwrap_err();
+    let err = patch
+        .reverse_applied(|p| (p == "a").then_some("x\nY\n"), &opts)
+        .unwrap_err();
     assert_eq!(err.status(), Status::InvalidArgument);
     assert!(err
         .message()
         .starts_with("cannot reverse \"*** Delete File: d\""));
     // Without the Delete, the files after give the reverse; the files before are refused.
-    let patch = v4a::parse_patch(
+    let patch = v4a::Patch::parse(
         "*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n*** Add File: n\n+new\n*** End Patch\n",
     )
     .unwrap();
@@ -256,7 +260,7 @@ fn reverse_says_which_state_the_files_are_in() {
         _ => None,
     };
     assert_eq!(
-        v4a::reverse_applied(&patch, after, &opts).unwrap(),
+        patch.reverse_applied(after, &opts).unwrap(),
         "*** Begin Patch\n*** Delete File: n\n*** Update File: a\n@@\n x\n-Y\n+y\n*** End Patch\n"
     );
     let before = |p: &str| match p {
@@ -264,7 +268,44 @@ fn reverse_says_which_state_the_files_are_in() {
         "n" => Some("new\n"),
         _ => None,
     };
-    let err = v4a::reverse_applied(&patch, before, &opts).unwrap_err();
+    let err = patch.reverse_applied(before, &opts).unwrap_err();
     assert_eq!(err.status(), Status::AlreadyApplied);
     assert!(err.message().contains("is not applied in these files"));
+}
+
+/// The deprecated free functions are the methods of `Patch` under their old names: each gives
+/// what its method gives, the strict parser included (it refuses CRLF, the lenient one not).
+#[test]
+#[allow(deprecated)]
+fn the_deprecated_free_functions_are_the_patch_methods() {
+    let text = "*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n*** End Patch\n";
+    let crlf = text.replace('\n', "\r\n");
+    let patch = v4a::Patch::parse(text).unwrap();
+    assert_eq!(v4a::parse_patch(text).unwrap(), patch);
+    assert_eq!(v4a::parse_patch(&crlf), v4a::Patch::parse(&crlf));
+    assert!(v4a::Patch::parse(&crlf).is_ok());
+    assert_eq!(
+        v4a::parse_patch_strict(&crlf),
+        v4a::Patch::parse_strict(&crlf)
+    );
+    assert!(v4a::parse_patch_strict(&crlf).is_err());
+    let opts = Options::default();
+    let (before, after, base) = ("x\ny\n", "x\nY\n", "x\ny\n");
+    assert_eq!(
+        v4a::apply_patch(&patch, |_| Some(before), &opts).unwrap(),
+        patch.apply(|_| Some(before), &opts).unwrap()
+    );
+    assert_eq!(
+        v4a::apply_patch_with_bases(&patch, |_| Some(before), |_| Some(base), &opts).unwrap(),
+        patch
+            .apply_with_bases(|_| Some(before), |_| Some(base), &opts)
+            .unwrap()
+    );
+    let undo = patch.reverse(|_| Some(before), &opts).unwrap();
+    assert_eq!(v4a::reverse(&patch, |_| Some(before), &opts).unwrap(), undo);
+    assert_eq!(
+        v4a::reverse_applied(&patch, |_| Some(after), &opts).unwrap(),
+        undo
+    );
+    assert_eq!(patch.reverse_applied(|_| Some(after), &opts).unwrap(), undo);
 }

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use v4a::{parse_patch_strict, Status};
+use v4a::{Patch, Status};
 
 #[test]
 fn grammar_agrees_with_the_strict_parser() {
@@ -25,7 +25,7 @@ fn grammar_agrees_with_the_strict_parser() {
         let Ok(text) = std::str::from_utf8(&bytes) else {
             continue;
         };
-        match parse_patch_strict(text) {
+        match Patch::parse_strict(text) {
             Ok(_) => accepted.push_str(&format!("{name}\n")),
             Err(e) if matches!(e.status(), Status::PatchSyntax | Status::TruncatedPatch) => {
                 rejected.push_str(&format!("{name}\n"))

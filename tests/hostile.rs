@@ -6,7 +6,7 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use v4a::{apply, apply_bytes, parse_patch, Mode, Options, Status};
+use v4a::{apply, apply_bytes, Mode, Options, Patch, Status};
 
 // Counts live heap bytes and their peak, so memory bounds are checked exactly.
 #[path = "../benches/support/counting_alloc.rs"]
@@ -274,7 +274,7 @@ fn nul_bytes_and_cr_only_files() {
 fn end_patch_inside_hunk_bodies() {
     // At column 0 it ends the patch: what follows must be blank, else a syntax error.
     let p = "*** Begin Patch\n*** Update File: a\n@@\n-x\n*** End Patch\n+y\n*** End Patch\n";
-    let e = parse_patch(p).unwrap_err();
+    let e = Patch::parse(p).unwrap_err();
     assert_eq!(e.status(), Status::PatchSyntax);
     assert_eq!(e.diagnostics().patch_line, Some(6));
     // Indented, it is a context line like any other.
@@ -293,7 +293,7 @@ fn patches_of_only_whitespace() {
     for p in ["", " ", "\n\n\n", "\t \r\n  \n", "   \n\t"] {
         let e = apply("x\n", p, Mode::Update, &Options::default()).unwrap_err();
         assert_eq!(e.status(), Status::PatchSyntax, "{p:?}");
-        let e = parse_patch(p).unwrap_err();
+        let e = Patch::parse(p).unwrap_err();
         assert_eq!(e.status(), Status::PatchSyntax, "{p:?}");
     }
 }

@@ -2,7 +2,7 @@
 //! test-side writer, apply back exactly at every line-ending style; random input never panics.
 
 use proptest::prelude::*;
-use v4a::{apply, apply_bytes, parse_patch, Mode, Options};
+use v4a::{apply, apply_bytes, Mode, Options, Patch};
 
 /// One edit: replace old lines `start..end` with `new` lines.
 #[derive(Clone, Debug)]
@@ -139,8 +139,8 @@ proptest! {
         prop_assert_eq!(&r.source, &source);
         // The same patch inside an envelope through the multi-file API.
         let env = format!("*** Begin Patch\n*** Update File: f.txt\n{patch}*** End Patch\n");
-        let parsed = parse_patch(&env).unwrap();
-        let m = v4a::apply_patch(&parsed, |_| Some(source.as_str()), &Options::default()).unwrap();
+        let parsed = Patch::parse(&env).unwrap();
+        let m = parsed.apply(|_| Some(source.as_str()), &Options::default()).unwrap();
         prop_assert_eq!(&m.files[0].applied.text, &expected);
     }
 
@@ -169,8 +169,8 @@ proptest! {
                 let _ = r.unified_diff(3);
             }
         }
-        if let Ok(p) = parse_patch(&patch) {
-            let _ = v4a::apply_patch(&p, |_| Some(src.as_str()), &opts);
+        if let Ok(p) = Patch::parse(&patch) {
+            let _ = p.apply(|_| Some(src.as_str()), &opts);
         }
     }
 }
@@ -220,12 +220,12 @@ proptest! {
         };
         if old_t == new_t {
             // Identical texts give an envelope with no operation: an empty patch, refused.
-            let e = parse_patch(&patch).unwrap_err();
+            let e = Patch::parse(&patch).unwrap_err();
             prop_assert_eq!(e.status(), v4a::Status::PatchSyntax);
             return Ok(());
         }
-        let p = parse_patch(&patch).unwrap();
-        let r = v4a::apply_patch(&p, |_| Some(old_t.as_str()), &Options::default());
+        let p = Patch::parse(&patch).unwrap();
+        let r = p.apply(|_| Some(old_t.as_str()), &Options::default());
         let r = match r {
             Ok(r) => r,
             Err(e) => return Err(TestCaseError::fail(format!("{}\npatch:\n{patch}", e.message()))),
@@ -243,15 +243,15 @@ proptest! {
             "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n{}*** Add File: n.txt\n+new\n*** End Patch\n",
             write_patch(&old, &edits)
         );
-        let parsed = parse_patch(&patch).unwrap();
+        let parsed = Patch::parse(&patch).unwrap();
         let opts = Options::default();
-        let forward = v4a::apply_patch(&parsed, |_| Some(source.as_str()), &opts).unwrap();
+        let forward = parsed.apply(|_| Some(source.as_str()), &opts).unwrap();
         // Emptying a file loses its terminator style: restoring CRLF/CR lines is not expressible.
         prop_assume!(eol == "\n" || forward.files[0].applied.text.contains(eol));
-        let undo = v4a::reverse(&parsed, |_| Some(source.as_str()), &opts).unwrap();
-        let undo_parsed = parse_patch(&undo).unwrap();
+        let undo = parsed.reverse(|_| Some(source.as_str()), &opts).unwrap();
+        let undo_parsed = Patch::parse(&undo).unwrap();
         let moved = forward.files[0].applied.text.clone();
-        let back = v4a::apply_patch(&undo_parsed, |p| match p {
+        let back = undo_parsed.apply(|p| match p {
             "b.txt" => Some(moved.clone()),
             "n.txt" => Some("new\n".to_string()),
             _ => None,
@@ -271,9 +271,9 @@ proptest! {
             "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n{}*** Add File: n.txt\n+new\n*** End Patch\n",
             write_patch(&old, &edits)
         );
-        let parsed = parse_patch(&patch).unwrap();
+        let parsed = Patch::parse(&patch).unwrap();
         let opts = Options::default();
-        let forward = v4a::apply_patch(&parsed, |_| Some(source.as_str()), &opts).unwrap();
+        let forward = parsed.apply(|_| Some(source.as_str()), &opts).unwrap();
         prop_assume!(eol == "\n" || forward.files[0].applied.text.contains(eol));
         // The written patches never say "\ No newline at end of file", so they do not carry
         // a missing final newline of the source: the files after cannot tell it.
@@ -284,14 +284,14 @@ proptest! {
             "n.txt" => Some("new\n".to_string()),
             _ => None,
         };
-        let undo = match v4a::reverse_applied(&parsed, after, &opts) {
+        let undo = match parsed.reverse_applied(after, &opts) {
             Ok(u) => u,
             // The inverted hunk can be ambiguous in the patched text (the patch wrote a line
             // that occurs twice there): a refusal, never a wrong reverse.
             Err(e) if e.status() == v4a::Status::Ambiguous => return Ok(()),
             Err(e) => return Err(TestCaseError::fail(format!("{}\npatch:\n{patch}", e.message()))),
         };
-        let back = v4a::apply_patch(&parse_patch(&undo).unwrap(), after, &opts).unwrap();
+        let back = Patch::parse(&undo).unwrap().apply(after, &opts).unwrap();
         prop_assert_eq!(back.files[1].target(), "a.txt");
         prop_assert_eq!(&back.files[1].applied.text, &source, "undo:\n{}", undo);
     }

@@ -269,9 +269,8 @@ fn run_multi(case: &Case) -> Result<Result<Produced, Error>, String> {
             .map_err(|_| format!("vector error: before/{k} must be UTF-8 in a multi-file case"))?;
         sources.insert(k.clone(), s);
     }
-    let result = v4a::parse_patch(patch).and_then(|parsed| {
-        v4a::apply_patch(
-            &parsed,
+    let result = v4a::Patch::parse(patch).and_then(|parsed| {
+        parsed.apply(
             |path: &str| sources.get(path).map(String::as_str),
             &case.options,
         )

@@ -358,9 +358,8 @@ pub fn all(scale: usize) -> Vec<Workload> {
         floor_input,
         baseline: None,
         run: Box::new(move || {
-            let p = v4a::parse_patch(&patch).expect("parses");
-            let r = v4a::apply_patch(
-                &p,
+            let p = v4a::Patch::parse(&patch).expect("parses");
+            let r = p.apply(
                 |path| sources.get(path).map(String::as_str),
                 &v4a::Options::default(),
             );

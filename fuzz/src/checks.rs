@@ -18,9 +18,8 @@ use std::panic::{self, AssertUnwindSafe};
 
 use engine::report::refine::{pair_lines, refine_pair, RefineLimits};
 use engine::{
-    apply_bytes, apply_patch, apply_patch_indexed, make_patch, parse_patch, parse_patch_strict,
-    reverse, ApplyResult, DiffKind, DiffStyle, Error, GenerateOptions, Level, LineEnding, Mode,
-    OpKind, Options, Patch, Segment, Status,
+    apply_bytes, apply_patch_indexed, make_patch, ApplyResult, DiffKind, DiffStyle, Error,
+    GenerateOptions, Level, LineEnding, Mode, OpKind, Options, Patch, Segment, Status,
 };
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -503,8 +502,8 @@ fn check_segments(line: &str, segs: &[Segment], changed: DiffKind) {
 ///   the canonical form it parses strictly to the same operations.
 pub fn parse(data: &[u8]) {
     let text = lossy(data);
-    let lenient = parse_patch(&text);
-    let strict = parse_patch_strict(&text);
+    let lenient = Patch::parse(&text);
+    let strict = Patch::parse_strict(&text);
     let line_count = text.split('\n').count() as u32;
     for r in [&lenient, &strict] {
         if let Err(e) = r {
@@ -526,9 +525,9 @@ pub fn parse(data: &[u8]) {
     check_patch(&p, line_count);
     if let Some(canonical) = render_canonical(&p) {
         let again = if p.has_file_headers {
-            parse_patch_strict(&canonical)
+            Patch::parse_strict(&canonical)
         } else {
-            parse_patch(&canonical)
+            Patch::parse(&canonical)
         };
         let again = again.unwrap_or_else(|e| {
             panic!("the canonical form does not parse: {e:?}\n{canonical}");
@@ -811,7 +810,7 @@ fn sources_by_op<'a>(p: &Patch, sources: &[&'a [u8]]) -> Vec<Option<&'a [u8]>> {
 /// that fails alone fails with the same status (atomicity: one bad operation, one error).
 pub fn multi(data: &[u8]) {
     let (opts, text, sources) = decode_multi(data);
-    let Ok(patch) = parse_patch(&text) else {
+    let Ok(patch) = Patch::parse(&text) else {
         return;
     };
     let by_op = sources_by_op(&patch, &sources);
@@ -822,7 +821,7 @@ pub fn multi(data: &[u8]) {
         .zip(&by_op)
         .filter_map(|(op, s)| s.map(|s| (op.path.as_str(), s)))
         .collect();
-    let named = apply_patch(&patch, |p| by_path.get(p).copied(), &opts);
+    let named = patch.apply(|p| by_path.get(p).copied(), &opts);
     match (&indexed, &named) {
         (Ok(a), Ok(b)) => assert_eq!(a, b, "apply_patch and apply_patch_indexed differ"),
         (Err(a), Err(b)) => assert_eq!(a.status(), b.status()),
@@ -977,11 +976,11 @@ pub fn make_patch_round_trip(data: &[u8]) {
                 // Identical texts give an empty envelope (documented): an empty patch, which
                 // the parser refuses (SPEC §2.3).
                 assert_eq!(p, "*** Begin Patch\n*** End Patch\n");
-                let e = parse_patch_strict(&p).expect_err("an empty patch is an error");
+                let e = Patch::parse_strict(&p).expect_err("an empty patch is an error");
                 assert_eq!(e.status(), Status::PatchSyntax);
                 return;
             }
-            let parsed = parse_patch_strict(&p)
+            let parsed = Patch::parse_strict(&p)
                 .unwrap_or_else(|e| panic!("generated patch is not canonical: {e:?}\n{p}"));
             assert_eq!(parsed.ops.len(), 1);
             let r = engine::apply(&old, &p, Mode::Update, &Options::default())
@@ -1018,7 +1017,7 @@ pub fn reverse_round_trip(data: &[u8]) {
         refine: false,
         ..opts
     };
-    let Ok(patch) = parse_patch(&text) else {
+    let Ok(patch) = Patch::parse(&text) else {
         return;
     };
     if !patch.has_file_headers {
@@ -1030,7 +1029,7 @@ pub fn reverse_round_trip(data: &[u8]) {
             before.insert(op.path.clone(), lossy(s));
         }
     }
-    let Ok(forward) = apply_patch(&patch, |p| before.get(p), &opts) else {
+    let Ok(forward) = patch.apply(|p| before.get(p), &opts) else {
         return;
     };
     let mut after = before.clone();
@@ -1047,7 +1046,7 @@ pub fn reverse_round_trip(data: &[u8]) {
         .files
         .iter()
         .all(|f| f.kind == OpKind::Update && f.move_to.is_none() && !f.applied.changed());
-    let undo = match reverse(&patch, |p| before.get(p), &opts) {
+    let undo = match patch.reverse(|p| before.get(p), &opts) {
         Ok(u) => {
             assert!(!changes_nothing, "an empty reverse:\n{u}");
             u
@@ -1083,13 +1082,14 @@ pub fn reverse_round_trip(data: &[u8]) {
     };
     // Canonical, unless a path holds a carriage return (no canonical form has one).
     let undo_patch = if undo.contains('\r') {
-        parse_patch(&undo)
+        Patch::parse(&undo)
     } else {
-        parse_patch_strict(&undo)
+        Patch::parse_strict(&undo)
     };
     let undo_patch =
         undo_patch.unwrap_or_else(|e| panic!("reverse is not canonical: {e:?}\n{undo}"));
-    let back = apply_patch(&undo_patch, |p| after.get(p), &Options::default())
+    let back = undo_patch
+        .apply(|p| after.get(p), &Options::default())
         .unwrap_or_else(|e| panic!("the reverse does not apply: {e:?}\n{undo}"));
     let mut restored = after.clone();
     for f in &back.files {
@@ -1525,9 +1525,9 @@ unsafe fn ffi_unsafe(data: &[u8]) {
     };
     let parsed: Result<Patch, Status> = seen_str(patch, patch_how).and_then(|t| {
         if strict {
-            parse_patch_strict(t)
+            Patch::parse_strict(t)
         } else {
-            parse_patch(t)
+            Patch::parse(t)
         }
         .map_err(|e| e.status())
     });
@@ -1645,7 +1645,8 @@ unsafe fn ffi_unsafe(data: &[u8]) {
             .zip(&s)
             .map(|(op, s)| (op.path.as_str(), *s))
             .collect();
-        reverse(p, |path| by_path.get(path).copied().flatten(), &o).map_err(|e| e.status())
+        p.reverse(|path| by_path.get(path).copied().flatten(), &o)
+            .map_err(|e| e.status())
     })();
     take_text(t, st.0, &reversed);
     c::v4a_patch_free(handle);

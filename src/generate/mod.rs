@@ -3,7 +3,7 @@
 //! [`make_patch`] writes a V4A patch that turns one text into another: a line diff (patience,
 //! from `similar`), hunks with context, merged when close, then checked with the engine's own
 //! rules — a hunk that would be ambiguous or land elsewhere gets more context, then an `@@`
-//! anchor, until every hunk lands where it belongs. [`reverse`] and [`reverse_applied`] write
+//! anchor, until every hunk lands where it belongs. [`Patch::reverse`] and [`Patch::reverse_applied`] write
 //! the patch that undoes a patch, from the files before or after it.
 
 mod reverse;
@@ -317,7 +317,7 @@ fn render(groups: &[Group], a: &Lines<'_>, b: &Lines<'_>, old_nl: bool, new_nl: 
 /// The patch applies back exactly: `apply(old, make_patch(old, new, ..))` gives `new` byte for
 /// byte. Differences a V4A patch cannot express (a changed line terminator, an added or removed
 /// BOM) are reported as [`Status::InvalidArgument`]. Identical texts give an envelope with no
-/// operation (`*** Begin Patch` / `*** End Patch`), which [`parse_patch`](crate::parse_patch)
+/// operation (`*** Begin Patch` / `*** End Patch`), which [`Patch::parse`]
 /// refuses as an empty patch (SPEC §2.3), so check `old != new` first.
 ///
 /// ```
@@ -398,4 +398,5 @@ pub fn make_delete_patch(path: &str) -> String {
     format!("*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n")
 }
 
+#[allow(deprecated)]
 pub use reverse::{reverse, reverse_applied};

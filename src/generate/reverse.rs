@@ -1,133 +1,158 @@
 //! Reverse patches: the patch that undoes a patch, written from the files before it was applied
-//! ([`reverse`]) or from the files after ([`reverse_applied`], what `git apply -R` users have).
+//! ([`Patch::reverse`]) or from the files after ([`Patch::reverse_applied`], what
+//! `git apply -R` users have).
 
 use std::fmt::Write as _;
 
 use super::{add_section, update_section, GenerateOptions};
-use crate::apply::{apply_patch, FileResult};
+use crate::apply::FileResult;
 use crate::error::{Diagnostics, Error, Status};
 use crate::options::Options;
 use crate::patch::{FileOp, Hunk, LineKind, OpKind, Patch};
 
-/// Writes the patch that undoes `patch`, given the sources it is applied to (the files
-/// *before* the patch): Add ↔ Delete, moves back, and each updated file's change inverted
-/// (regenerated against the patched text, so fuzzy matches invert exactly). Operations come
-/// in reverse order.
-///
-/// A reverse that would be empty is an error, never a silently empty patch: when a hunk is
-/// already applied in these sources (they are the files *after* the patch), an
-/// [`Status::AlreadyApplied`] error pointing to [`reverse_applied`].
-///
-/// ```
-/// let patch = v4a::parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
-/// let undo = v4a::reverse(&patch, |_| Some("x\n"), &v4a::Options::default()).unwrap();
-/// assert_eq!(undo, "*** Begin Patch\n*** Update File: a\n@@\n-y\n+x\n*** End Patch\n");
-/// ```
+impl Patch {
+    /// Writes the patch that undoes the patch, given the sources it is applied to (the files
+    /// *before* the patch): Add ↔ Delete, moves back, and each updated file's change inverted
+    /// (regenerated against the patched text, so fuzzy matches invert exactly). Operations come
+    /// in reverse order.
+    ///
+    /// A reverse that would be empty is an error, never a silently empty patch: when a hunk is
+    /// already applied in these sources (they are the files *after* the patch), an
+    /// [`Status::AlreadyApplied`] error pointing to [`Patch::reverse_applied`].
+    ///
+    /// ```
+    /// let patch = v4a::Patch::parse("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
+    /// let undo = patch.reverse(|_| Some("x\n"), &v4a::Options::default()).unwrap();
+    /// assert_eq!(undo, "*** Begin Patch\n*** Update File: a\n@@\n-y\n+x\n*** End Patch\n");
+    /// ```
+    pub fn reverse<S, F>(&self, sources: F, opts: &Options) -> Result<String, Error>
+    where
+        S: AsRef<[u8]>,
+        F: FnMut(&str) -> Option<S>,
+    {
+        let patch = self;
+        let result = patch.apply(sources, opts)?;
+        if changes_nothing(&result.files) {
+            return Err(nothing_to_reverse(
+                patch,
+                &result.files,
+                "is already applied: these files look patched. Reverse the patch from the files \
+                 after it (`v4a reverse --applied`, `reverse_applied`)",
+            ));
+        }
+        write_reverse(&result.files, |f| {
+            Ok((f.applied.text.as_str(), f.applied.source.as_str()))
+        })
+    }
+
+    /// Writes the patch that undoes the patch, given the files *after* it was applied: the hunks
+    /// are inverted and located in those files (with the usual rules: a hunk lands where it is
+    /// unique, or this fails), which gives back the text before the patch; the reverse is then
+    /// regenerated from the two texts. Operations come in reverse order.
+    ///
+    /// `after` is looked up by the path each operation wrote (a move's destination). A patch
+    /// whose changes are not in these files is an error that says which hunk is missing; a
+    /// `*** Delete File` cannot be reversed from the files after it (the patch does not carry
+    /// the deleted text), which is an [`Status::InvalidArgument`] error naming the file.
+    ///
+    /// ```
+    /// let patch = v4a::Patch::parse("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
+    /// let undo = patch.reverse_applied(|_| Some("y\n"), &v4a::Options::default()).unwrap();
+    /// assert_eq!(undo, "*** Begin Patch\n*** Update File: a\n@@\n-y\n+x\n*** End Patch\n");
+    /// ```
+    pub fn reverse_applied<S, F>(&self, after: F, opts: &Options) -> Result<String, Error>
+    where
+        S: AsRef<[u8]>,
+        F: FnMut(&str) -> Option<S>,
+    {
+        let patch = self;
+        // The inverse of each operation, applied to the files after the patch, gives the files
+        // before it: an Update's hunks with `-` and `+` swapped, at the path it wrote.
+        let mut inverse = Vec::with_capacity(patch.ops.len());
+        for op in &patch.ops {
+            match op.kind {
+                OpKind::Delete => {
+                    return Err(Error::new(
+                        Status::InvalidArgument,
+                        format!(
+                            "cannot reverse \"*** Delete File: {}\" from the files after the patch: \
+                             the patch does not carry the deleted text. Reverse it from the files \
+                             before the patch",
+                            op.path
+                        ),
+                        op_diagnostics(op, None),
+                    ));
+                }
+                // Deleting an added file needs its text only to check it is there.
+                OpKind::Add => inverse.push(FileOp {
+                    kind: OpKind::Update,
+                    path: op.path.clone(),
+                    move_to: Some(op.path.clone()),
+                    hunks: Vec::new(),
+                    patch_line: op.patch_line,
+                }),
+                OpKind::Update => inverse.push(FileOp {
+                    kind: OpKind::Update,
+                    path: op.target().to_string(),
+                    move_to: None,
+                    hunks: op.hunks.iter().map(inverted).collect(),
+                    patch_line: op.patch_line,
+                }),
+            }
+        }
+        // An Add's inverse is a move onto itself without hunks: the file unchanged, and a
+        // MISSING_SOURCE error when the added file is not there.
+        let inverse = Patch {
+            ops: inverse,
+            has_file_headers: true,
+        };
+        let result = inverse.apply(after, opts)?;
+        if changes_nothing(&result.files) {
+            return Err(nothing_to_reverse(
+                patch,
+                &result.files,
+                "is not applied in these files (its old lines are there, its new lines are not): \
+                 they look unpatched. Reverse the patch from the files before it",
+            ));
+        }
+        // `result` maps after → before; the reverse patch turns the after text into the before
+        // text and moves it back.
+        let files: Vec<FileResult> = patch
+            .ops
+            .iter()
+            .zip(result.files)
+            .map(|(op, f)| FileResult {
+                kind: op.kind,
+                path: op.path.clone(),
+                move_to: op.move_to.clone(),
+                applied: f.applied,
+            })
+            .collect();
+        write_reverse(&files, |f| {
+            // Here `applied.source` is the after text and `applied.text` the before text.
+            Ok((f.applied.source.as_str(), f.applied.text.as_str()))
+        })
+    }
+}
+
+/// Writes the patch that undoes `patch`, from the files before it: [`Patch::reverse`].
+#[deprecated(note = "use `Patch::reverse`")]
 pub fn reverse<S, F>(patch: &Patch, sources: F, opts: &Options) -> Result<String, Error>
 where
     S: AsRef<[u8]>,
     F: FnMut(&str) -> Option<S>,
 {
-    let result = apply_patch(patch, sources, opts)?;
-    if changes_nothing(&result.files) {
-        return Err(nothing_to_reverse(
-            patch,
-            &result.files,
-            "is already applied: these files look patched. Reverse the patch from the files \
-             after it (`v4a reverse --applied`, `reverse_applied`)",
-        ));
-    }
-    write_reverse(&result.files, |f| {
-        Ok((f.applied.text.as_str(), f.applied.source.as_str()))
-    })
+    patch.reverse(sources, opts)
 }
 
-/// Writes the patch that undoes `patch`, given the files *after* it was applied: the hunks
-/// are inverted and located in those files (with the usual rules: a hunk lands where it is
-/// unique, or this fails), which gives back the text before the patch; the reverse is then
-/// regenerated from the two texts. Operations come in reverse order.
-///
-/// `after` is looked up by the path each operation wrote (a move's destination). A patch
-/// whose changes are not in these files is an error that says which hunk is missing; a
-/// `*** Delete File` cannot be reversed from the files after it (the patch does not carry
-/// the deleted text), which is an [`Status::InvalidArgument`] error naming the file.
-///
-/// ```
-/// let patch = v4a::parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
-/// let undo = v4a::reverse_applied(&patch, |_| Some("y\n"), &v4a::Options::default()).unwrap();
-/// assert_eq!(undo, "*** Begin Patch\n*** Update File: a\n@@\n-y\n+x\n*** End Patch\n");
-/// ```
+/// Writes the patch that undoes `patch`, from the files after it: [`Patch::reverse_applied`].
+#[deprecated(note = "use `Patch::reverse_applied`")]
 pub fn reverse_applied<S, F>(patch: &Patch, after: F, opts: &Options) -> Result<String, Error>
 where
     S: AsRef<[u8]>,
     F: FnMut(&str) -> Option<S>,
 {
-    // The inverse of each operation, applied to the files after the patch, gives the files
-    // before it: an Update's hunks with `-` and `+` swapped, at the path it wrote.
-    let mut inverse = Vec::with_capacity(patch.ops.len());
-    for op in &patch.ops {
-        match op.kind {
-            OpKind::Delete => {
-                return Err(Error::new(
-                    Status::InvalidArgument,
-                    format!(
-                        "cannot reverse \"*** Delete File: {}\" from the files after the patch: \
-                         the patch does not carry the deleted text. Reverse it from the files \
-                         before the patch",
-                        op.path
-                    ),
-                    op_diagnostics(op, None),
-                ));
-            }
-            // Deleting an added file needs its text only to check it is there.
-            OpKind::Add => inverse.push(FileOp {
-                kind: OpKind::Update,
-                path: op.path.clone(),
-                move_to: Some(op.path.clone()),
-                hunks: Vec::new(),
-                patch_line: op.patch_line,
-            }),
-            OpKind::Update => inverse.push(FileOp {
-                kind: OpKind::Update,
-                path: op.target().to_string(),
-                move_to: None,
-                hunks: op.hunks.iter().map(inverted).collect(),
-                patch_line: op.patch_line,
-            }),
-        }
-    }
-    // An Add's inverse is a move onto itself without hunks: the file unchanged, and a
-    // MISSING_SOURCE error when the added file is not there.
-    let inverse = Patch {
-        ops: inverse,
-        has_file_headers: true,
-    };
-    let result = apply_patch(&inverse, after, opts)?;
-    if changes_nothing(&result.files) {
-        return Err(nothing_to_reverse(
-            patch,
-            &result.files,
-            "is not applied in these files (its old lines are there, its new lines are not): \
-             they look unpatched. Reverse the patch from the files before it",
-        ));
-    }
-    // `result` maps after → before; the reverse patch turns the after text into the before
-    // text and moves it back.
-    let files: Vec<FileResult> = patch
-        .ops
-        .iter()
-        .zip(result.files)
-        .map(|(op, f)| FileResult {
-            kind: op.kind,
-            path: op.path.clone(),
-            move_to: op.move_to.clone(),
-            applied: f.applied,
-        })
-        .collect();
-    write_reverse(&files, |f| {
-        // Here `applied.source` is the after text and `applied.text` the before text.
-        Ok((f.applied.source.as_str(), f.applied.text.as_str()))
-    })
+    patch.reverse_applied(after, opts)
 }
 
 /// The reverse patch of `files` (in reverse order), given for each file its text after the

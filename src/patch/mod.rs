@@ -1,5 +1,5 @@
 //! The V4A format: the parsed model ([`Patch`], [`FileOp`], [`Hunk`], [`Line`]), the grammar
-//! ([`parse_patch`]), the leniency that unwraps what models really send, and path classes.
+//! ([`Patch::parse`]), the leniency that unwraps what models really send, and path classes.
 
 mod hunks;
 mod parse;
@@ -7,6 +7,7 @@ mod path;
 mod unified;
 mod wrapper;
 
+#[allow(deprecated)]
 pub use parse::{parse_patch, parse_patch_strict};
 pub use path::{classify_path, PathClass};
 

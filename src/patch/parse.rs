@@ -26,60 +26,76 @@ const OPS_HELP: &str = "expected one of \"*** Add File: PATH\", \"*** Delete Fil
 pub(super) const HUNK_MARKERS_HELP: &str = "expected \"*** End of File\" (closing the hunk), \
 \"*** Add File: PATH\", \"*** Delete File: PATH\", \"*** Update File: PATH\" or \"*** End Patch\"";
 
-/// Parses patch text into its file operations.
-///
-/// Accepts a full envelope (`*** Begin Patch` … `*** End Patch`), file operations without the
-/// envelope, or a bare diff (hunks only, returned as one Update with an empty path). The
-/// leniencies of SPEC §2.3 apply: CRLF, padded markers, heredoc and Markdown wrappers, and git
-/// header lines where a file header may stand.
-///
-/// ```
-/// let patch = v4a::parse_patch(
-///     "*** Begin Patch\n*** Update File: a.txt\n@@ fn main\n-x\n+y\n*** End Patch\n",
-/// ).unwrap();
-/// assert_eq!(patch.ops[0].path, "a.txt");
-/// assert_eq!(patch.ops[0].hunks[0].anchors[0].text, "fn main");
-/// ```
-pub fn parse_patch(text: &str) -> Result<Patch, Error> {
-    parse(text, false)
+impl Patch {
+    /// Parses patch text into its file operations.
+    ///
+    /// Accepts a full envelope (`*** Begin Patch` … `*** End Patch`), file operations without the
+    /// envelope, or a bare diff (hunks only, returned as one Update with an empty path). The
+    /// leniencies of SPEC §2.3 apply: CRLF, padded markers, heredoc and Markdown wrappers, and git
+    /// header lines where a file header may stand.
+    ///
+    /// ```
+    /// let patch = v4a::Patch::parse(
+    ///     "*** Begin Patch\n*** Update File: a.txt\n@@ fn main\n-x\n+y\n*** End Patch\n",
+    /// ).unwrap();
+    /// assert_eq!(patch.ops[0].path, "a.txt");
+    /// assert_eq!(patch.ops[0].hunks[0].anchors[0].text, "fn main");
+    /// ```
+    pub fn parse(text: &str) -> Result<Patch, Error> {
+        parse(text, false)
+    }
+
+    /// Parses patch text in its canonical form only, with none of the leniencies: the text is
+    /// `*** Begin Patch` … `*** End Patch` with LF line endings, no wrapper, no padded markers, no
+    /// git header lines, and no blank lines outside hunk bodies. This is the language of the Lark
+    /// grammar shipped in the tool-calling kit; [`Patch::parse`] accepts a superset.
+    ///
+    /// ```
+    /// assert!(v4a::Patch::parse_strict("*** Begin Patch\n*** Delete File: a\n*** End Patch\n").is_ok());
+    /// assert!(v4a::Patch::parse_strict("*** Begin Patch\r\n*** Delete File: a\r\n*** End Patch\r\n").is_err());
+    /// ```
+    pub fn parse_strict(text: &str) -> Result<Patch, Error> {
+        if let Some(at) = text.find('\r') {
+            let line = text[..at].matches('\n').count() as u32 + 1;
+            return Err(Error::syntax(
+                line,
+                format!(
+                    "line {line} has a carriage return: the canonical form uses LF line endings"
+                ),
+            ));
+        }
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        if !body.starts_with(BEGIN) || body.split('\n').next() != Some(BEGIN) {
+            return Err(Error::syntax(
+                1,
+                format!("the patch must start with \"{BEGIN}\" on line 1"),
+            ));
+        }
+        let last = body.split('\n').count() as u32;
+        if !body.ends_with(END) || body.rsplit('\n').next() != Some(END) {
+            return Err(Error::new(
+                Status::TruncatedPatch,
+                format!("the patch must end with \"{END}\" on its last line (line {last})"),
+                Diagnostics {
+                    patch_line: Some(last),
+                    ..Diagnostics::default()
+                },
+            ));
+        }
+        parse(text, true)
+    }
 }
 
-/// Parses patch text in its canonical form only, with none of the leniencies: the text is
-/// `*** Begin Patch` … `*** End Patch` with LF line endings, no wrapper, no padded markers, no
-/// git header lines, and no blank lines outside hunk bodies. This is the language of the Lark
-/// grammar shipped in the tool-calling kit; [`parse_patch`] accepts a superset.
-///
-/// ```
-/// assert!(v4a::parse_patch_strict("*** Begin Patch\n*** Delete File: a\n*** End Patch\n").is_ok());
-/// assert!(v4a::parse_patch_strict("*** Begin Patch\r\n*** Delete File: a\r\n*** End Patch\r\n").is_err());
-/// ```
+/// Parses patch text into its file operations: [`Patch::parse`].
+#[deprecated(note = "use `Patch::parse`")]
+pub fn parse_patch(text: &str) -> Result<Patch, Error> {
+    Patch::parse(text)
+}
+
+/// Parses patch text in its canonical form only: [`Patch::parse_strict`].
+#[deprecated(note = "use `Patch::parse_strict`")]
 pub fn parse_patch_strict(text: &str) -> Result<Patch, Error> {
-    if let Some(at) = text.find('\r') {
-        let line = text[..at].matches('\n').count() as u32 + 1;
-        return Err(Error::syntax(
-            line,
-            format!("line {line} has a carriage return: the canonical form uses LF line endings"),
-        ));
-    }
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    if !body.starts_with(BEGIN) || body.split('\n').next() != Some(BEGIN) {
-        return Err(Error::syntax(
-            1,
-            format!("the patch must start with \"{BEGIN}\" on line 1"),
-        ));
-    }
-    let last = body.split('\n').count() as u32;
-    if !body.ends_with(END) || body.rsplit('\n').next() != Some(END) {
-        return Err(Error::new(
-            Status::TruncatedPatch,
-            format!("the patch must end with \"{END}\" on its last line (line {last})"),
-            Diagnostics {
-                patch_line: Some(last),
-                ..Diagnostics::default()
-            },
-        ));
-    }
-    parse(text, true)
+    Patch::parse_strict(text)
 }
 
 fn parse(text: &str, strict: bool) -> Result<Patch, Error> {
@@ -563,13 +579,13 @@ mod tests {
     use super::*;
 
     fn syntax_line(t: &str) -> (Status, Option<u32>) {
-        let e = parse_patch(t).unwrap_err();
+        let e = Patch::parse(t).unwrap_err();
         (e.status(), e.diagnostics().patch_line)
     }
 
     #[test]
     fn stacked_and_unified_anchors() {
-        let p = parse_patch(
+        let p = Patch::parse(
             "*** Begin Patch\n*** Update File: a\n@@ class A\n@@     def f():\n x\n-y\n+z\n@@ -3,4 +3,4 @@ def g():\n q\n*** End Patch",
         )
         .unwrap();
@@ -607,7 +623,7 @@ mod tests {
 
     #[test]
     fn plus_plus_plus_inside_a_hunk_is_an_added_line() {
-        let p = parse_patch("@@\n x\n+++ y\n--- z\n").unwrap();
+        let p = Patch::parse("@@\n x\n+++ y\n--- z\n").unwrap();
         let l = &p.ops[0].hunks[0].lines;
         assert_eq!(l[1].kind, LineKind::Add);
         assert_eq!(l[1].text, "++ y");
@@ -622,16 +638,16 @@ mod tests {
         let clash = "*** Begin Patch\n*** Add File: b\n+x\n*** Update File: a\n*** Move to: b\n*** End Patch";
         assert_eq!(syntax_line(clash), (Status::DuplicatePath, Some(4)));
         let same = "*** Begin Patch\n*** Update File: a\n*** Move to: a\n@@\n-x\n+y\n*** End Patch";
-        assert!(parse_patch(same).is_ok());
+        assert!(Patch::parse(same).is_ok());
     }
 
     #[test]
     fn an_indented_end_patch_ends_the_patch_only_on_the_last_line() {
-        let p = parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n   *** End Patch\n")
+        let p = Patch::parse("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n   *** End Patch\n")
             .unwrap();
         assert_eq!(p.ops[0].hunks[0].lines.len(), 2);
         // Not the last line: a context line, and the patch is truncated.
-        let e = parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n  *** End Patch\n+y\n")
+        let e = Patch::parse("*** Begin Patch\n*** Update File: a\n@@\n-x\n  *** End Patch\n+y\n")
             .unwrap_err();
         assert_eq!(e.status(), Status::TruncatedPatch);
         assert!(e
@@ -639,12 +655,12 @@ mod tests {
             .contains("line 5 looks like the marker *** End Patch indented by 2 spaces"));
         // The canonical form allows no padding.
         let strict = "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n *** End Patch\n";
-        assert!(parse_patch_strict(strict).is_err());
+        assert!(Patch::parse_strict(strict).is_err());
     }
 
     #[test]
     fn unified_diffs_name_their_files() {
-        let p = parse_patch(
+        let p = Patch::parse(
             "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n--- not a header\n+b\n\
              --- /dev/null\n+++ b/new\n@@ -0,0 +1 @@\n+n\n--- a/old\n+++ /dev/null\n@@ -1 +0,0 @@\n-o\n",
         )
@@ -665,7 +681,7 @@ mod tests {
         // Two sections on one path are a duplicate, as in V4A.
         let dup = "--- a/x\n+++ b/x\n@@\n-a\n+b\n--- a/x\n+++ b/x\n@@\n-c\n+d\n";
         assert_eq!(
-            parse_patch(dup).unwrap_err().status(),
+            Patch::parse(dup).unwrap_err().status(),
             Status::DuplicatePath
         );
     }
@@ -676,7 +692,7 @@ mod tests {
             "*** Begin Patch\n*** End Patch",
             "*** Begin Patch\n\n*** End Patch\n",
         ] {
-            let e = parse_patch(t).unwrap_err();
+            let e = Patch::parse(t).unwrap_err();
             assert_eq!(e.status(), Status::PatchSyntax, "{t:?}");
             assert!(e.message().contains("no file operations"));
         }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::instructions;
-use crate::{apply_patch, parse_patch, Error, Options, PatchResult, Status};
+use crate::{Error, Options, Patch, PatchResult, Status};
 
 /// One example: the files before, the patch, and the status it must fail with.
 struct Example {
@@ -51,8 +51,8 @@ const EXAMPLES: &[Example] = &[
 
 fn run(files: &[(&str, &str)], patch: &str) -> Result<PatchResult, Error> {
     let files: HashMap<&str, &str> = files.iter().copied().collect();
-    let patch = parse_patch(patch)?;
-    apply_patch(&patch, |p| files.get(p).copied(), &Options::default())
+    let patch = Patch::parse(patch)?;
+    patch.apply(|p| files.get(p).copied(), &Options::default())
 }
 
 /// The block of instructions.md that shows a message.

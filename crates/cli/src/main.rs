@@ -211,7 +211,7 @@ fn preview(result: &PatchResult) -> String {
 fn load(patch: Option<&Path>, dir: &Path) -> Result<(Patch, Workspace), Failure> {
     let bytes = read_patch(patch)?;
     let text = std::str::from_utf8(&bytes).map_err(|e| v4a::Error::invalid_utf8("patch", e))?;
-    let patch = v4a::parse_patch(text)?;
+    let patch = v4a::Patch::parse(text)?;
     let workspace = Workspace::open(dir).map_err(|e| match e {
         v4a_workspace::Error::Io { message, .. } => Failure::io(None, message),
         e => Failure::from(e),
@@ -312,11 +312,7 @@ fn reverse(args: &ReverseArgs) -> Result<(), Failure> {
         .collect();
     if args.applied {
         let after = read_sources(&workspace, &after_paths)?;
-        return print(&v4a::reverse_applied(
-            &patch,
-            |p| after.get(p).map(Vec::as_slice),
-            &opts,
-        )?);
+        return print(&patch.reverse_applied(|p| after.get(p).map(Vec::as_slice), &opts)?);
     }
     // The files as before the patch; when they look patched (a hunk already applied, a moved
     // file missing), the files as after it, as `git apply -R` users expect.
@@ -327,7 +323,7 @@ fn reverse(args: &ReverseArgs) -> Result<(), Failure> {
         .map(|op| op.path.as_str())
         .collect();
     let before = read_sources(&workspace, &before_paths)?;
-    match v4a::reverse(&patch, |p| before.get(p).map(Vec::as_slice), &opts) {
+    match patch.reverse(|p| before.get(p).map(Vec::as_slice), &opts) {
         Ok(undo) => print(&undo),
         Err(e)
             if matches!(
@@ -336,7 +332,7 @@ fn reverse(args: &ReverseArgs) -> Result<(), Failure> {
             ) =>
         {
             let after = read_sources(&workspace, &after_paths)?;
-            match v4a::reverse_applied(&patch, |p| after.get(p).map(Vec::as_slice), &opts) {
+            match patch.reverse_applied(|p| after.get(p).map(Vec::as_slice), &opts) {
                 Ok(undo) => print(&undo),
                 Err(_) => Err(e.into()),
             }

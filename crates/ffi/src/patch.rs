@@ -155,7 +155,7 @@ pub unsafe extern "C" fn v4a_patch_parse(
     patch_out: *mut *mut v4a_patch,
 ) -> v4a_status {
     ffi_boundary! {
-        parse(patch, patch_len, patch_out, engine::parse_patch)
+        parse(patch, patch_len, patch_out, engine::Patch::parse)
     }
 }
 
@@ -168,7 +168,7 @@ pub unsafe extern "C" fn v4a_patch_parse_strict(
     patch_out: *mut *mut v4a_patch,
 ) -> v4a_status {
     ffi_boundary! {
-        parse(patch, patch_len, patch_out, engine::parse_patch_strict)
+        parse(patch, patch_len, patch_out, engine::Patch::parse_strict)
     }
 }
 
@@ -346,9 +346,7 @@ pub unsafe extern "C" fn v4a_patch_apply_with_bases(
             // The Rust API looks texts up by path; paths are unique within a patch.
             let by_path = op_indices(patch);
             let at = |path: &str| by_path.get(path).copied();
-            engine::apply_patch_with_bases(
-                patch,
-                |path| at(path).and_then(|i| sources[i]),
+            patch.apply_with_bases(|path| at(path).and_then(|i| sources[i]),
                 |path| at(path).and_then(|i| bases[i]),
                 &options,
             )
@@ -396,7 +394,7 @@ pub unsafe extern "C" fn v4a_patch_reverse(
                 .enumerate()
                 .map(|(i, op)| (op.path.as_str(), i))
                 .collect();
-            engine::reverse(patch, |path| by_path.get(path).and_then(|&i| sources[i]), &options)
+            patch.reverse(|path| by_path.get(path).and_then(|&i| sources[i]), &options)
         })();
         Ok(v4a_text::publish(out, outcome))
     }

@@ -12,7 +12,7 @@ use v4a::Status;
 use v4a_workspace::{Error, FileChange, Workspace, WorkspaceOptions};
 
 fn patch(text: &str) -> v4a::Patch {
-    v4a::parse_patch(text).expect("the test patch parses")
+    v4a::Patch::parse(text).expect("the test patch parses")
 }
 
 fn env(body: &str) -> v4a::Patch {

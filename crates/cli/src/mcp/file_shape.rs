@@ -98,7 +98,7 @@ fn edit(path: &str, mode: Mode, diff: &str) -> Result<FileOp, Error> {
 
 /// The one file operation of `diff`.
 fn single(diff: &str) -> Result<FileOp, Error> {
-    let patch = v4a::parse_patch(diff)?;
+    let patch = v4a::Patch::parse(diff)?;
     let n = patch.ops.len();
     match <[FileOp; 1]>::try_from(patch.ops) {
         Ok([op]) => Ok(op),

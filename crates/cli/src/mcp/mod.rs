@@ -362,7 +362,7 @@ impl Inner {
         match self.shape {
             Shape::Input => {
                 let input = get("input")?;
-                Ok(v4a::parse_patch(input)?)
+                Ok(v4a::Patch::parse(input)?)
             }
             Shape::File => {
                 let (path, mode, diff) = (get("path")?, get("mode")?, get("diff")?);
