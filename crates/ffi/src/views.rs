@@ -7,10 +7,11 @@ use crate::boundary::Fallback;
 
 /// A view of bytes owned by a v4a handle (or static, for the tool-kit strings).
 ///
-/// `ptr[len]` is always a NUL byte that `len` does not count, so `ptr` can be used as a C
-/// string when the text holds no NUL of its own. The view stays valid until the handle that
-/// owns it is freed. An absent value (no path, no suggestion, ...) is `{NULL, 0}`; a present
-/// value always has a non-NULL `ptr`, even when it is empty.
+/// Absent or present: the absent view `{NULL, 0}` is no value (no path, no suggestion, a NULL
+/// handle); a present value always has a non-NULL `ptr`, even the empty text `{"", 0}`, and
+/// `ptr[len]` is a NUL byte that `len` does not count, so `ptr` can be used as a C string when
+/// the text holds no NUL of its own. The view stays valid until the handle that owns it is
+/// freed.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct v4a_bytes {
