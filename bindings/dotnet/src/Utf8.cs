@@ -77,7 +77,7 @@ namespace V4A
         /// <summary>The largest encode buffer kept between calls.</summary>
         private const int KeepLimit = 16 << 20;
 
-        /// <summary>The buffers kept: an apply rents one, <see cref="ApplyResult.GetUnifiedDiff"/> two.</summary>
+        /// <summary>The buffers kept: an apply rents one, <see cref="ApplyResult.GetUnifiedDiff(int)"/> two.</summary>
         private static byte[] cached, cachedSecond;
 
         private static V4AError LoneSurrogate(string what, EncoderFallbackException e)

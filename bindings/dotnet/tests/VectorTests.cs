@@ -376,7 +376,7 @@ namespace V4A.Tests
             }
 
             /// <summary>
-            /// Compares each file result's unified diff (<see cref="ApplyResult.GetUnifiedDiff"/>) with the library's
+            /// Compares each file result's unified diff (<see cref="ApplyResult.GetUnifiedDiff(int)"/>) with the library's
             /// rendering of the same apply's live result (<c>v4a_result_unified_diff</c>).
             /// </summary>
             private List<string> CrossCheckUnified(Produced produced)
