@@ -1,7 +1,8 @@
 /*
- * A minimal test harness for the C tests: CHECK macros that count, report the failing
- * expression with its file and line, and a closing "N passed, N failed" line; and the multi-file
- * patch test_api and test_leaks share.
+ * A minimal test harness for the C tests: CHECK macros that count (the counters live in
+ * support/check.c, so that every file of a test counts into the same two), report the failing
+ * expression with its file and line, and a closing "N passed, N failed" line; and the
+ * multi-file patch of test_api.
  */
 #ifndef V4A_TEST_CHECK_H
 #define V4A_TEST_CHECK_H
@@ -13,8 +14,9 @@
 
 #include "v4a.h"
 
-static int check_passed_count;
-static int check_failed_count;
+/* The CHECKs passed and failed so far, by every file of the test (support/check.c). */
+extern int check_passed_count;
+extern int check_failed_count;
 
 static inline void check_record(int ok, const char *file, int line, const char *what) {
     if (ok) {

@@ -1,7 +1,8 @@
 # Fails when a function declared in the header is never called by the leak test, so that a new
-# export cannot go without leak coverage. Registered with CTest as c_leaks_coverage:
+# export cannot go without leak coverage. The leak test (test_leaks.c) repeats the scenarios of
+# test_api.c, so SOURCE is test_api.c. Registered with CTest as c_leaks_coverage:
 #
-#   cmake -D HEADER=include/v4a.h -D SOURCE=tests/c/test_leaks.c -P check_leak_coverage.cmake
+#   cmake -D HEADER=include/v4a.h -D SOURCE=tests/c/test_api.c -P check_leak_coverage.cmake
 #
 # A declaration is a header line that starts with a type and names `v4a_<name>(` (cbindgen
 # writes each on one line); a call is `v4a_<name>(` in the source once its comments are removed.
@@ -40,6 +41,6 @@ endforeach()
 if(_missing)
   list(JOIN _missing ", " _list)
   message(FATAL_ERROR "${SOURCE} does not call these functions of ${HEADER}: ${_list}. Add "
-                      "their success and error paths to the leak test.")
+                      "their success and error paths to its scenarios (the leak test runs them).")
 endif()
 message(STATUS "${SOURCE} calls all ${_count} functions declared in ${HEADER}")

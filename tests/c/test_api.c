@@ -3,12 +3,20 @@
  * every accessor, diagnostics, multi-file patches, base-aware apply (single and multi-file),
  * refinement, generation round trips, the tool-calling kit, and bad inputs (NULL everywhere,
  * invalid UTF-8, out-of-range values, zero-length inputs, the panic export).
+ *
+ * The scenarios are the API_SECTIONS table (api_sections.h), which test_leaks also runs many
+ * times over; built for it with V4A_API_NO_MAIN, this file has no main.
  */
+#define _POSIX_C_SOURCE 200809L
+
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "api_sections.h"
 #include "check.h"
 #include "layout.h"
 #include "v4a.h"
@@ -1268,11 +1276,33 @@ static void test_out_of_range_options(void) {
     v4a_text_free(t);
 }
 
+/* The panic export, with stderr sent to /dev/null for the call: the caught panic's message is
+ * expected (and test_leaks would print it ITERATIONS times). */
+static v4a_status quiet_test_panic(void) {
+    v4a_status s = V4A_STATUS_OK;
+    int devnull = open("/dev/null", O_WRONLY);
+    int saved = dup(2);
+    CHECK(saved >= 0 && devnull >= 0);
+    if (saved >= 0 && devnull >= 0) {
+        fflush(stderr);
+        dup2(devnull, 2);
+        s = v4a_test_panic();
+        dup2(saved, 2);
+    }
+    if (saved >= 0) {
+        close(saved);
+    }
+    if (devnull >= 0) {
+        close(devnull);
+    }
+    return s;
+}
+
 static void test_panic_boundary(void) {
 #ifdef V4A_TEST_PANIC
     v4a_result *r;
-    CHECK_STATUS(v4a_test_panic(), V4A_STATUS_INTERNAL);
-    CHECK_STATUS(v4a_test_panic(), V4A_STATUS_INTERNAL);
+    CHECK_STATUS(quiet_test_panic(), V4A_STATUS_INTERNAL);
+    CHECK_STATUS(quiet_test_panic(), V4A_STATUS_INTERNAL);
     /* the library still works after a caught panic */
     r = apply("a\n", "@@\n-a\n+b\n", V4A_MODE_UPDATE, NULL, V4A_STATUS_OK);
     CHECK_VIEW(v4a_result_text(r), "b\n");
@@ -1552,13 +1582,8 @@ static void test_patch_apply_with_bases(void) {
 }
 
 /* The sections, each a CTest test of its own (c_api_<name>, tests/c/CMakeLists.txt lists
- * them): `test_api NAME` runs one, `test_api` all of them. */
-typedef struct {
-    const char *name;
-    void (*tests[4])(void);
-} api_section;
-
-static const api_section SECTIONS[] = {
+ * them): `test_api NAME` runs one, `test_api` all of them; test_leaks runs all, many times. */
+const api_section API_SECTIONS[] = {
     {"versions", {test_versions_and_statuses, test_options_defaults, test_static_initializers}},
     {"apply",
      {test_apply_update_full_diff, test_apply_changes_only_diff, test_fidelity_and_report_flags,
@@ -1573,25 +1598,33 @@ static const api_section SECTIONS[] = {
       test_panic_boundary}},
 };
 
+const size_t API_SECTION_COUNT = sizeof API_SECTIONS / sizeof API_SECTIONS[0];
+
+void api_run_section(const api_section *section) {
+    size_t k;
+    for (k = 0; k < 4 && section->tests[k] != NULL; k++) {
+        section->tests[k]();
+    }
+}
+
+#ifndef V4A_API_NO_MAIN
 int main(int argc, char **argv) {
-    size_t i, k, ran = 0;
-    const size_t n = sizeof SECTIONS / sizeof SECTIONS[0];
-    for (i = 0; i < n; i++) {
-        if (argc > 1 && strcmp(argv[1], SECTIONS[i].name) != 0) {
+    size_t i, ran = 0;
+    for (i = 0; i < API_SECTION_COUNT; i++) {
+        if (argc > 1 && strcmp(argv[1], API_SECTIONS[i].name) != 0) {
             continue;
         }
-        for (k = 0; k < 4 && SECTIONS[i].tests[k] != NULL; k++) {
-            SECTIONS[i].tests[k]();
-        }
+        api_run_section(&API_SECTIONS[i]);
         ran++;
     }
     if (ran == 0) {
         fprintf(stderr, "test_api: unknown section \"%s\"; the sections are:", argv[1]);
-        for (i = 0; i < n; i++) {
-            fprintf(stderr, " %s", SECTIONS[i].name);
+        for (i = 0; i < API_SECTION_COUNT; i++) {
+            fprintf(stderr, " %s", API_SECTIONS[i].name);
         }
         fputc('\n', stderr);
         return 2;
     }
     return check_report(argc > 1 ? argv[1] : "test_api");
 }
+#endif /* V4A_API_NO_MAIN */
