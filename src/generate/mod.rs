@@ -79,18 +79,65 @@ fn hunks_for(
     }
     let a = Lines::split(old_body);
     let b = Lines::split(new_body);
-    let av: Vec<&str> = (0..a.len()).map(|i| a.get(i)).collect();
-    let bv: Vec<&str> = (0..b.len()).map(|i| b.get(i)).collect();
-    let mut edits: Vec<Edit> = Vec::new();
-    for op in capture_diff_slices(Algorithm::Patience, &av, &bv) {
-        let (o, n) = (op.old_range(), op.new_range());
-        if !matches!(op, DiffOp::Equal { .. }) {
-            edits.push(Edit { old: o, new: n });
+    let edits = line_edits(&a, &b);
+    if edits.is_empty() {
+        // Same lines, yet different texts: only the terminators differ.
+        return if old == new {
+            Ok(None)
+        } else {
+            Err(not_expressible(path, "changes line terminators"))
+        };
+    }
+    let mut groups: Vec<Group> = edits
+        .into_iter()
+        .map(|e| Group {
+            before: gen.context.min(e.old.start),
+            after: gen.context.min(a.len() - e.old.end),
+            edits: vec![e],
+            anchor: None,
+            eof: false,
+        })
+        .collect();
+    let limit = gen.max_context.saturating_mul(10).saturating_add(128);
+    for _ in 0..limit {
+        groups = merge(groups, a.len());
+        for g in &mut groups {
+            // An anchor must stand before its hunk: one that the hunk grew over (or that came
+            // with a merged group) no longer does.
+            if g.anchor.is_some_and(|l| l >= g.old_start()) {
+                g.anchor = None;
+            }
+        }
+        let text = render(&groups, &a, &b);
+        match check_round(old, new, &text, &groups, path)? {
+            Round::Done => return Ok(Some(text)),
+            Round::Grow(wrong) => {
+                for i in wrong {
+                    grow(&mut groups[i], &a, gen, path, i)?;
+                }
+            }
         }
     }
-    // The final-newline state is expressed through the last line: make sure a change covers it.
-    let (old_nl, new_nl) = (a.ends_with_newline(), b.ends_with_newline());
-    if old_nl != new_nl && a.len() > 0 && b.len() > 0 {
+    Err(Error::simple(
+        Status::Internal,
+        format!("making the hunks of {path} unique did not converge (a bug in v4a)"),
+    ))
+}
+
+/// The line diff of `a` and `b` (patience), as changes; a change covers the last line when
+/// the final-newline state differs, since that state is expressed through the last line.
+fn line_edits(a: &Lines<'_>, b: &Lines<'_>) -> Vec<Edit> {
+    let av: Vec<&str> = (0..a.len()).map(|i| a.get(i)).collect();
+    let bv: Vec<&str> = (0..b.len()).map(|i| b.get(i)).collect();
+    let mut edits: Vec<Edit> = capture_diff_slices(Algorithm::Patience, &av, &bv)
+        .into_iter()
+        .filter(|op| !matches!(op, DiffOp::Equal { .. }))
+        .map(|op| Edit {
+            old: op.old_range(),
+            new: op.new_range(),
+        })
+        .collect();
+    if a.ends_with_newline() != b.ends_with_newline() && a.len() > 0 && b.len() > 0 {
         match edits.last_mut() {
             Some(e) if e.old.end == a.len() && e.new.end == b.len() => {
                 if e.old.is_empty() || e.new.is_empty() {
@@ -105,124 +152,115 @@ fn hunks_for(
             }),
         }
     }
-    if edits.is_empty() {
-        // Same lines, yet different texts: only the terminators differ.
-        return if old == new {
-            Ok(None)
-        } else {
-            Err(not_expressible(path, "changes line terminators"))
-        };
-    }
-    let mut groups: Vec<Group> = edits
-        .into_iter()
-        .map(|e| Group {
-            edits: vec![e],
-            before: 0,
-            after: 0,
-            anchor: None,
-            eof: false,
-        })
-        .collect();
-    for g in &mut groups {
-        g.before = gen.context.min(g.edits[0].old.start);
-        g.after = gen.context.min(a.len() - g.edits[0].old.end);
-    }
-    // Placed in first-match mode, every ambiguous hunk shows up in the same round (by its
-    // candidate count), not only the first one the default mode stops at, so all of them grow
-    // at once; a patch found right is then checked in the default mode, as its users apply it.
+    edits
+}
+
+/// What one round of [`hunks_for`] found.
+enum Round {
+    /// The rendered hunks land where they belong and give the new text.
+    Done,
+    /// These groups (indices) must grow.
+    Grow(Vec<usize>),
+}
+
+/// Applies the rendered hunks and says which groups land wrongly.
+///
+/// Placed in first-match mode, every ambiguous hunk shows up in the same round (by its
+/// candidate count), not only the first one the default mode stops at, so all of them grow at
+/// once; a patch found right is then checked in the default mode, as its users apply it.
+fn check_round(
+    old: &str,
+    new: &str,
+    text: &str,
+    groups: &[Group],
+    path: &str,
+) -> Result<Round, Error> {
     let first = Options {
         first_match: true,
         ..Options::default()
     };
-    let opts = Options::default();
-    let misplaced = |r: &crate::report::ApplyResult, groups: &[Group]| -> Vec<usize> {
-        r.hunks
-            .iter()
-            .zip(groups)
-            .enumerate()
-            .filter(|(_, (h, g))| {
-                h.already_applied
-                    || h.fuzz != 0
-                    || h.candidates > 1 && g.anchor.is_none()
-                    || h.old_start as usize != g.old_start() + 1
-            })
-            .map(|(i, _)| i)
-            .collect()
-    };
-    let failed = |e: Error, groups: &[Group]| match e.diagnostics().hunk {
-        Some(h) if h >= 1 && (h as usize) <= groups.len() => Ok(vec![h as usize - 1]),
-        _ => Err(e),
-    };
-    let mut rounds = 0usize;
-    loop {
-        rounds += 1;
-        if rounds > gen.max_context.saturating_mul(10).saturating_add(128) {
-            break;
-        }
-        groups = merge(groups, a.len());
-        for g in &mut groups {
-            // An anchor must stand before its hunk: one that the hunk grew over (or that came
-            // with a merged group) no longer does.
-            if g.anchor.is_some_and(|l| l >= g.old_start()) {
-                g.anchor = None;
-            }
-        }
-        let text = render(&groups, &a, &b, old_nl, new_nl);
-        let wrong = match apply(old, &text, Mode::Update, &first) {
-            Ok(r) => match misplaced(&r, &groups) {
-                wrong if !wrong.is_empty() => wrong,
-                _ => match apply(old, &text, Mode::Update, &opts) {
-                    Ok(r) => match misplaced(&r, &groups) {
-                        wrong if !wrong.is_empty() => wrong,
-                        _ if r.text != new => {
-                            return Err(not_expressible(path, "changes line terminators"))
-                        }
-                        _ => return Ok(Some(text)),
-                    },
-                    Err(e) => failed(e, &groups)?,
-                },
-            },
-            Err(e) => failed(e, &groups)?,
+    for opts in [first, Options::default()] {
+        let result = match apply(old, text, Mode::Update, &opts) {
+            Ok(r) => r,
+            Err(e) => return failed_hunk(e, groups).map(|i| Round::Grow(vec![i])),
         };
-        for i in wrong {
-            let g = &mut groups[i];
-            let first_edit = g.edits[0].old.start;
-            let last_edit = g.edits[g.edits.len() - 1].old.end;
-            let span = g.before + g.after;
-            if span >= gen.max_context.saturating_mul(2) && g.anchor.is_none() {
-                g.anchor = enclosing(&a, g.old_start());
-                if g.anchor.is_some() {
-                    continue;
-                }
-            }
-            if g.old_end() == a.len() && !g.eof {
-                // It reaches the end of the file: say so before growing it.
-                g.eof = true;
-                continue;
-            }
-            if g.old_start() == 0 && g.old_end() == a.len() {
-                // A hunk spanning the whole file can only match one place: this is a bug.
-                return Err(Error::simple(
-                    Status::Internal,
-                    format!(
-                        "could not place hunk {} of {path} although it spans the whole file",
-                        i + 1
-                    ),
-                ));
-            }
-            let step = if span < gen.max_context.saturating_mul(2) {
-                1
-            } else {
-                (span / 2).max(1)
-            };
-            g.before = (g.before + step).min(first_edit);
-            g.after = (g.after + step).min(a.len() - last_edit);
+        let wrong = misplaced(&result, groups);
+        if !wrong.is_empty() {
+            return Ok(Round::Grow(wrong));
+        }
+        if !opts.first_match && result.text != new {
+            return Err(not_expressible(path, "changes line terminators"));
         }
     }
-    Err(Error::simple(
-        Status::Internal,
-        format!("making the hunks of {path} unique did not converge (a bug in v4a)"),
-    ))
+    Ok(Round::Done)
+}
+
+/// The groups whose hunk was placed elsewhere, loosely, ambiguously or as already applied.
+fn misplaced(r: &crate::report::ApplyResult, groups: &[Group]) -> Vec<usize> {
+    r.hunks
+        .iter()
+        .zip(groups)
+        .enumerate()
+        .filter(|(_, (h, g))| {
+            h.already_applied
+                || h.fuzz != 0
+                || h.candidates > 1 && g.anchor.is_none()
+                || h.old_start as usize != g.old_start() + 1
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The group a failed apply names (0-based), or the error itself when it names none.
+fn failed_hunk(e: Error, groups: &[Group]) -> Result<usize, Error> {
+    match e.diagnostics().hunk {
+        Some(h) if h >= 1 && (h as usize) <= groups.len() => Ok(h as usize - 1),
+        _ => Err(e),
+    }
+}
+
+/// Makes group `i` more specific: an `@@` anchor once its context reached `max_context`, then
+/// `*** End of File` when it reaches the end, else more context (one line a side, doubling
+/// past `max_context`).
+fn grow(
+    g: &mut Group,
+    a: &Lines<'_>,
+    gen: &GenerateOptions,
+    path: &str,
+    i: usize,
+) -> Result<(), Error> {
+    let first_edit = g.edits[0].old.start;
+    let last_edit = g.edits[g.edits.len() - 1].old.end;
+    let span = g.before + g.after;
+    if span >= gen.max_context.saturating_mul(2) && g.anchor.is_none() {
+        g.anchor = enclosing(a, g.old_start());
+        if g.anchor.is_some() {
+            return Ok(());
+        }
+    }
+    if g.old_end() == a.len() && !g.eof {
+        // It reaches the end of the file: say so before growing it.
+        g.eof = true;
+        return Ok(());
+    }
+    if g.old_start() == 0 && g.old_end() == a.len() {
+        // A hunk spanning the whole file can only match one place: this is a bug.
+        return Err(Error::simple(
+            Status::Internal,
+            format!(
+                "could not place hunk {} of {path} although it spans the whole file",
+                i + 1
+            ),
+        ));
+    }
+    let step = if span < gen.max_context.saturating_mul(2) {
+        1
+    } else {
+        (span / 2).max(1)
+    };
+    g.before = (g.before + step).min(first_edit);
+    g.after = (g.after + step).min(a.len() - last_edit);
+    Ok(())
 }
 
 fn not_expressible(path: &str, what: &str) -> Error {
@@ -273,7 +311,8 @@ fn merge(groups: Vec<Group>, n: usize) -> Vec<Group> {
     out
 }
 
-fn render(groups: &[Group], a: &Lines<'_>, b: &Lines<'_>, old_nl: bool, new_nl: bool) -> String {
+fn render(groups: &[Group], a: &Lines<'_>, b: &Lines<'_>) -> String {
+    let (old_nl, new_nl) = (a.ends_with_newline(), b.ends_with_newline());
     let mut s = String::new();
     let nl_marker = "\\ No newline at end of file\n";
     for g in groups {
