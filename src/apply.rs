@@ -326,7 +326,7 @@ fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Erro
         text: built.text,
         source: source.to_string(),
         path: (!op.path.is_empty()).then(|| op.path.clone()),
-        destination: op.move_to.clone(),
+        destination: op.destination().map(str::to_string),
         fuzz: hunks.iter().map(|h| h.fuzz).sum(),
         hunks,
         diff: Vec::new(),
@@ -344,7 +344,8 @@ pub struct FileResult {
     pub kind: OpKind,
     /// The path as written in the patch.
     pub path: String,
-    /// The move destination as written (`None` unless the file moves to another path).
+    /// The move destination as written (`None` unless the file moves to another path); always
+    /// equal to `applied.destination` (both come from [`FileOp::destination`]).
     pub move_to: Option<String>,
     /// The new text, the original source and the reports.
     pub applied: ApplyResult,
@@ -573,7 +574,7 @@ where
         files.push(FileResult {
             kind: op.kind,
             path: op.path.clone(),
-            move_to: op.move_to.clone().filter(|m| *m != op.path),
+            move_to: op.destination().map(str::to_string),
             applied,
         });
     }

@@ -309,3 +309,22 @@ fn the_deprecated_free_functions_are_the_patch_methods() {
     );
     assert_eq!(patch.reverse_applied(|_| Some(after), &opts).unwrap(), undo);
 }
+
+#[test]
+fn move_destination_has_one_source() {
+    // A Move onto its own path is no move: the file result and the apply result agree.
+    for (to, expect) in [("a.txt", None), ("b.txt", Some("b.txt"))] {
+        let patch = format!(
+            "*** Begin Patch\n*** Update File: a.txt\n*** Move to: {to}\n@@\n-x\n+y\n*** End Patch\n"
+        );
+        let patch = v4a::Patch::parse(&patch).unwrap();
+        let sources = std::collections::HashMap::from([("a.txt", "x\n")]);
+        let r = patch
+            .apply(|p| sources.get(p).copied(), &Options::default())
+            .unwrap();
+        let f = &r.files[0];
+        assert_eq!(f.move_to.as_deref(), expect, "{to}");
+        assert_eq!(f.applied.destination.as_deref(), expect, "{to}");
+        assert_eq!(f.target(), expect.unwrap_or("a.txt"));
+    }
+}

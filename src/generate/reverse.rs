@@ -124,7 +124,7 @@ impl Patch {
             .map(|(op, f)| FileResult {
                 kind: op.kind,
                 path: op.path.clone(),
-                move_to: op.move_to.clone(),
+                move_to: op.destination().map(str::to_string),
                 applied: f.applied,
             })
             .collect();

@@ -126,7 +126,14 @@ impl FileOp {
 
     /// True for an Update whose move destination differs from its path.
     pub fn is_move(&self) -> bool {
-        self.move_to.as_deref().is_some_and(|m| m != self.path)
+        self.destination().is_some()
+    }
+
+    /// The move destination when the file moves to another path (`None` for a `*** Move to:`
+    /// naming its own path). The one source of [`FileResult::move_to`](crate::FileResult) and
+    /// [`ApplyResult::destination`](crate::ApplyResult).
+    pub fn destination(&self) -> Option<&str> {
+        self.move_to.as_deref().filter(|m| *m != self.path)
     }
 }
 

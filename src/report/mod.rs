@@ -4,6 +4,9 @@
 pub mod refine;
 mod unified;
 
+// For the C ABI's `v4a_unified_diff` over a caller's edit script and for the fuzzer; Rust users
+// call `ApplyResult::unified_diff`.
+#[doc(hidden)]
 pub use unified::unified_diff;
 
 use std::ops::Range;
