@@ -59,7 +59,7 @@ static void test_versions_and_statuses(void) {
         "ANCHOR_NOT_FOUND", "AMBIGUOUS",     "OVERLAPPING_HUNKS", "ALREADY_APPLIED",
         "FUZZ_LIMIT",   "SEARCH_BUDGET",     "MISSING_SOURCE",   "DUPLICATE_PATH",
         "INTERNAL",     "FILE_EXISTS",       "CONFLICT",         "CHANGED_ON_DISK",
-        "UNSAFE_PATH",  "LOCKED",            "INCONSISTENT_INDENTATION"};
+        "UNSAFE_PATH",  "LOCKED",            "INCONSISTENT_INDENTATION", "IO_ERROR"};
     static const uint32_t codes[] = {
         V4A_STATUS_OK,             V4A_STATUS_INVALID_ARGUMENT, V4A_STATUS_NULL_ARGUMENT,
         V4A_STATUS_INVALID_UTF8,   V4A_STATUS_PATCH_SYNTAX,     V4A_STATUS_TRUNCATED_PATCH,
@@ -68,7 +68,7 @@ static void test_versions_and_statuses(void) {
         V4A_STATUS_FUZZ_LIMIT,     V4A_STATUS_SEARCH_BUDGET,    V4A_STATUS_MISSING_SOURCE,
         V4A_STATUS_DUPLICATE_PATH, V4A_STATUS_INTERNAL,      V4A_STATUS_FILE_EXISTS,
         V4A_STATUS_CONFLICT,       V4A_STATUS_CHANGED_ON_DISK, V4A_STATUS_UNSAFE_PATH,
-        V4A_STATUS_LOCKED,         V4A_STATUS_INCONSISTENT_INDENTATION};
+        V4A_STATUS_LOCKED,         V4A_STATUS_INCONSISTENT_INDENTATION, V4A_STATUS_IO_ERROR};
     size_t i;
     char version[32];
 
@@ -84,7 +84,7 @@ static void test_versions_and_statuses(void) {
         CHECK(v4a_status_category(codes[i]) != NULL && v4a_status_category(codes[i])[0] != 0);
     }
     CHECK(strcmp(v4a_status_category(V4A_STATUS_AMBIGUOUS), "ambiguous match") == 0);
-    CHECK(strcmp(v4a_status_str(23), "UNKNOWN") == 0);
+    CHECK(strcmp(v4a_status_str(24), "UNKNOWN") == 0);
     CHECK(strcmp(v4a_status_str(UINT32_MAX), "UNKNOWN") == 0);
     CHECK(strcmp(v4a_status_category(999), "unknown status") == 0);
     CHECK(strcmp(v4a_level_str(V4A_LEVEL_EXACT), "exact") == 0);

@@ -5,7 +5,7 @@
  * every diagnostic status, multi-file parse/apply/reverse (success, apply and parse
  * failures, bad source arrays), base-aware apply (single and multi-file: merges, conflicts,
  * bad bases), generation, normalisation, unified diffs, path classification, the
- * tool-calling kit, NULL arguments, accessors and frees of NULL, and the panic boundary.
+ * tool-calling kit, the workspace layer on a temporary directory, NULL arguments, accessors and frees of NULL, and the panic boundary.
  * Every call's status is checked, so each path is really taken.
  *
  * check_leak_coverage.cmake fails when an export declared in include/v4a.h is not called here.
@@ -683,6 +683,74 @@ static void null_handles(void) {
     v4a_text_free(NULL);
 }
 
+/* The workspace layer on a real directory: an Add and then a Delete (so the directory is back
+ * as it was), with every accessor read; a refused path, a dry run, a recovery with nothing to
+ * do, bad options, and the NULL handle accessors. Disk I/O with fsync: run every 50th
+ * iteration (still each path many times). */
+static void read_workspace_result(const v4a_workspace_result *r) {
+    v4a_workspace_files files = v4a_workspace_result_files(r);
+    v4a_bytes_list rec = v4a_workspace_result_recovered(r);
+    size_t i;
+    (void)v4a_workspace_result_error(r);
+    (void)v4a_workspace_result_failure(r);
+    (void)v4a_workspace_result_needs_recovery(r);
+    (void)v4a_workspace_result_written(r);
+    (void)v4a_workspace_result_summary(r);
+    (void)v4a_workspace_result_notes(r);
+    (void)v4a_workspace_result_recovery(r);
+    for (i = 0; i < files.len; i++) {
+        read_result(files.ptr[i].result);
+    }
+    CHECK(rec.len == 0);
+}
+
+static void workspace(const char *root) {
+    static const char add[] = "*** Begin Patch\n*** Add File: d/x.txt\n+x\n*** End Patch\n";
+    static const char del[] = "*** Begin Patch\n*** Delete File: d/x.txt\n*** End Patch\n";
+    static const char bad[] = "*** Begin Patch\n*** Add File: ../x.txt\n+x\n*** End Patch\n";
+    const char *texts[3] = {add, del, bad};
+    v4a_status want[3] = {V4A_STATUS_OK, V4A_STATUS_OK, V4A_STATUS_UNSAFE_PATH};
+    v4a_workspace_options o;
+    v4a_options engine = V4A_OPTIONS_INIT;
+    v4a_workspace_result *r = NULL;
+    v4a_patch *p = NULL;
+    size_t k, n = strlen(root);
+    CHECK_STATUS(v4a_workspace_options_init(&o), V4A_STATUS_OK);
+    engine.diff_style = V4A_DIFF_STYLE_FULL;
+    o.engine = &engine;
+    for (k = 0; k < 3; k++) {
+        CHECK_STATUS(v4a_patch_parse((const uint8_t *)texts[k], strlen(texts[k]), &p), V4A_STATUS_OK);
+        o.dry_run = 1;
+        CHECK_STATUS(v4a_workspace_apply((const uint8_t *)root, n, p, NULL, 0, &o, &r), want[k]);
+        read_workspace_result(r);
+        v4a_workspace_result_free(r);
+        o.dry_run = 0;
+        CHECK_STATUS(v4a_workspace_apply((const uint8_t *)root, n, p, NULL, 0, &o, &r), want[k]);
+        read_workspace_result(r);
+        v4a_workspace_result_free(r);
+        v4a_patch_free(p);
+    }
+    CHECK_STATUS(v4a_workspace_recover((const uint8_t *)root, n, &r), V4A_STATUS_OK);
+    read_workspace_result(r);
+    v4a_workspace_result_free(r);
+    CHECK_STATUS(v4a_workspace_recover(LIT("/nonexistent/v4a/root"), &r), V4A_STATUS_IO_ERROR);
+    read_workspace_result(r);
+    v4a_workspace_result_free(r);
+    o.dry_run = 2;
+    CHECK_STATUS(v4a_workspace_apply((const uint8_t *)root, n, NULL, NULL, 0, &o, &r),
+                 V4A_STATUS_NULL_ARGUMENT);
+    v4a_workspace_result_free(r);
+    CHECK_STATUS(v4a_patch_parse(LIT(add), &p), V4A_STATUS_OK);
+    CHECK_STATUS(v4a_workspace_apply((const uint8_t *)root, n, p, NULL, 0, &o, &r),
+                 V4A_STATUS_INVALID_ARGUMENT);
+    read_workspace_result(r);
+    v4a_workspace_result_free(r);
+    v4a_patch_free(p);
+    CHECK_STATUS(v4a_workspace_result_status(NULL), V4A_STATUS_NULL_ARGUMENT);
+    read_workspace_result(NULL);
+    v4a_workspace_result_free(NULL);
+}
+
 /* The panic export, with stderr sent to /dev/null for the call (the panic message would
  * otherwise be printed ITERATIONS times). */
 static void panic_boundary(int devnull) {
@@ -706,6 +774,11 @@ static void panic_boundary(int devnull) {
 int main(int argc, char **argv) {
     long iterations = argc > 1 ? strtol(argv[1], NULL, 10) : 10000, i;
     int devnull = open("/dev/null", O_WRONLY);
+    char root[] = "/tmp/v4a-c-leaks-XXXXXX";
+    if (mkdtemp(root) == NULL) {
+        fprintf(stderr, "test_leaks: cannot make a temporary directory\n");
+        return 2;
+    }
     if (iterations < 1) {
         fprintf(stderr, "usage: %s [ITERATIONS]\n", argv[0]);
         return 2;
@@ -721,8 +794,18 @@ int main(int argc, char **argv) {
         paths_and_tools();
         null_handles();
         panic_boundary(devnull);
+        if (i % 50 == 0) {
+            workspace(root);
+        }
     }
     close(devnull);
+    {
+        /* The Add/Delete pair left the directory d/ behind. */
+        char d[sizeof root + 2];
+        snprintf(d, sizeof d, "%s/d", root);
+        rmdir(d);
+        CHECK(rmdir(root) == 0);
+    }
     printf("test_leaks: %ld iterations of every export's paths\n", i);
     return check_report("test_leaks");
 }
