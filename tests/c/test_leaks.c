@@ -685,8 +685,8 @@ static void null_handles(void) {
 
 /* The workspace layer on a real directory: an Add and then a Delete (so the directory is back
  * as it was), with every accessor read; a refused path, a dry run, a recovery with nothing to
- * do, bad options, and the NULL handle accessors. Disk I/O with fsync: run every 50th
- * iteration (still each path many times). */
+ * do, bad options, and the NULL handle accessors. Disk I/O with fsync: run every 500th
+ * iteration (20 times in the default 10,000). */
 static void read_workspace_result(const v4a_workspace_result *r) {
     v4a_workspace_files files = v4a_workspace_result_files(r);
     v4a_bytes_list rec = v4a_workspace_result_recovered(r);
@@ -794,7 +794,7 @@ int main(int argc, char **argv) {
         paths_and_tools();
         null_handles();
         panic_boundary(devnull);
-        if (i % 50 == 0) {
+        if (i % 500 == 0) {
             workspace(root);
         }
     }
