@@ -1822,10 +1822,11 @@ v4a_status v4a_workspace_options_init(struct v4a_workspace_options *options);
  * (`v4a_workspace_result_recovery`).
  *
  * `root` is a `(pointer, length)` path (any bytes on Unix, UTF-8 elsewhere). `bases` is
- * `(NULL, 0)`, or one `v4a_source` per operation aligned with `v4a_patch_ops` as for
- * `v4a_patch_apply_with_bases`: the text the model saw of each Update File (`present = 1`),
- * whose hunks are then located in it and merged into the file as it is now. `options` may
- * be NULL for the defaults; with `dry_run = 1` nothing is written (a preview).
+ * `(NULL, 0)` (no bases; any pointer with length 0 too), or one `v4a_source` per operation
+ * aligned with `v4a_patch_ops` as for `v4a_patch_apply_with_bases`: the text the model saw of
+ * each Update File (`present = 1`), whose hunks are then located in it and merged into the
+ * file as it is now. `options` may be NULL for the defaults; with `dry_run = 1` nothing is
+ * written (a preview).
  *
  * Stores in `*result_out` a new workspace result for every status except
  * `V4A_STATUS_INTERNAL` (then it is NULL); free it with `v4a_workspace_result_free`. A patch

@@ -285,6 +285,13 @@ static void test_dry_run_and_bases(void) {
                  V4A_STATUS_OK);
     v4a_workspace_result_free(r);
     CHECK(file_is(top, "root/a.txt", "zero\none\n2\n"));
+    /* A pointer with length 0 is no bases: the plain apply. */
+    CHECK_STATUS(ws_apply(top, "*** Begin Patch\n*** Update File: a.txt\n@@\n-2\n+two\n*** End Patch\n",
+                          bases, 0, &o, &r),
+                 V4A_STATUS_OK);
+    v4a_workspace_result_free(r);
+    CHECK(file_is(top, "root/a.txt", "zero\none\ntwo\n"));
+    put(top, "root/a.txt", "zero\none\n2\n");
     /* A base count that does not match the operations. */
     CHECK_STATUS(ws_apply(top, "*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\n", bases, 2, &o, &r),
                  V4A_STATUS_INVALID_ARGUMENT);

@@ -362,10 +362,11 @@ unsafe fn workspace_options_in(
 /// (`v4a_workspace_result_recovery`).
 ///
 /// `root` is a `(pointer, length)` path (any bytes on Unix, UTF-8 elsewhere). `bases` is
-/// `(NULL, 0)`, or one `v4a_source` per operation aligned with `v4a_patch_ops` as for
-/// `v4a_patch_apply_with_bases`: the text the model saw of each Update File (`present = 1`),
-/// whose hunks are then located in it and merged into the file as it is now. `options` may
-/// be NULL for the defaults; with `dry_run = 1` nothing is written (a preview).
+/// `(NULL, 0)` (no bases; any pointer with length 0 too), or one `v4a_source` per operation
+/// aligned with `v4a_patch_ops` as for `v4a_patch_apply_with_bases`: the text the model saw of
+/// each Update File (`present = 1`), whose hunks are then located in it and merged into the
+/// file as it is now. `options` may be NULL for the defaults; with `dry_run = 1` nothing is
+/// written (a preview).
 ///
 /// Stores in `*result_out` a new workspace result for every status except
 /// `V4A_STATUS_INTERNAL` (then it is NULL); free it with `v4a_workspace_result_free`. A patch
@@ -392,7 +393,8 @@ pub unsafe extern "C" fn v4a_workspace_apply(
                 .and_then(|p| p.parsed())
                 .map_err(Failed::engine)?;
             let (mut opts, dry_run) = workspace_options_in(options).map_err(Failed::engine)?;
-            if bases_len > 0 || !bases.is_null() {
+            // (NULL, 0), or any pointer with length 0, is no bases.
+            if bases_len > 0 {
                 let given = bases_in(patch, bases, bases_len).map_err(Failed::engine)?;
                 for (op, base) in patch.ops.iter().zip(given) {
                     if let (engine::OpKind::Update, Some(b)) = (op.kind, base) {
