@@ -37,6 +37,9 @@ SECTIONS = [
     ("Multi-file patches: parse, inspect, apply atomically, reverse",
      r"^(v4a_patch|v4a_op|V4A_OP_|v4a_source|v4a_path_class|V4A_PATH_|v4a_classify_path)"),
     ("The result of a multi-file patch", r"^(v4a_result_set|v4a_file_result)"),
+    ("Applying a patch to a directory: the workspace layer (confined, atomic, journaled)",
+     r"^(v4a_workspace|V4A_WORKSPACE_|V4A_CHANGE_|v4a_file_change$|V4A_FAILURE_|v4a_failure$"
+     r"|V4A_RECOVERY_|v4a_recovery|V4A_DEFAULT_LOCK_WAIT_MS$|v4a_bytes_list$)"),
     ("Texts the library writes (patches, normalised lines)", r"^v4a_text"),
     ("Unified diffs from the parts of a result", r"^v4a_unified_diff"),
     ("Writing patches: generation", r"^(v4a_generate_options|V4A_GENERATE_OPTIONS_INIT$|V4A_DEFAULT_GENERATE_|v4a_make_)"),

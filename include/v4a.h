@@ -82,6 +82,7 @@ struct v4a_patch;
 struct v4a_result;
 struct v4a_result_set;
 struct v4a_text;
+struct v4a_workspace_result;
 struct v4a_options;
 struct v4a_generate_options;
 struct v4a_bytes;
@@ -101,6 +102,10 @@ struct v4a_ops;
 struct v4a_source;
 struct v4a_file_result;
 struct v4a_file_results;
+struct v4a_workspace_options;
+struct v4a_workspace_file;
+struct v4a_workspace_files;
+struct v4a_bytes_list;
 
 /* ---------------------------------------------------------------------------------------------
  * Shared vocabulary: the status type, byte views and arrays of uint32_t
@@ -908,6 +913,14 @@ v4a_status v4a_result_unified_diff(const struct v4a_result *result,
 #define V4A_NO_OFFSET UINT64_MAX
 
 /**
+ * Workspace layer: the operating system refused a read or a write (a missing or unreadable
+ * root, a full disk, a permission denied), a path the patch needs as a file is a directory
+ * (or the reverse), or a read-only file would be changed; `v4a_workspace_result_failure`
+ * says which. Also: the workspace layer is not supported on this platform.
+ */
+#define V4A_STATUS_IO_ERROR 23
+
+/**
  * The error of a failed call: a status, the message written for the model that produced
  * the patch, and the structured diagnostics. Owned by the handle it was read from.
  */
@@ -1324,6 +1337,360 @@ struct v4a_file_results v4a_result_set_files(const struct v4a_result_set *result
  * `M destination`). The empty text `{"", 0}` on failure; absent (`{NULL, 0}`) for NULL.
  */
 struct v4a_bytes v4a_result_set_summary(const struct v4a_result_set *result_set);
+
+/* ---------------------------------------------------------------------------------------------
+ * Applying a patch to a directory: the workspace layer (confined, atomic, journaled)
+ * --------------------------------------------------------------------------------------------- */
+
+/**
+ * The static initializer of v4a_workspace_options: the defaults, the same values
+ * v4a_workspace_options_init() stores (write, no overwriting, read-only files and
+ * version-control metadata refused, V4A_DEFAULT_LOCK_WAIT_MS, the engine's defaults).
+ */
+#define V4A_WORKSPACE_OPTIONS_INIT                                                        \
+    {                                                                                     \
+        (uint32_t)sizeof(v4a_workspace_options), 0, 0, 0, 0, V4A_DEFAULT_LOCK_WAIT_MS, NULL \
+    }
+
+/**
+ * The default of `v4a_workspace_options.lock_wait_ms`: how long an apply waits for another
+ * apply on the same root before it fails with `V4A_STATUS_LOCKED`.
+ */
+#define V4A_DEFAULT_LOCK_WAIT_MS 5000
+
+/**
+ * The outcome of `v4a_workspace_apply` or `v4a_workspace_recover`: the file outcomes, the
+ * recovery of an earlier interrupted apply, notes; or the one error that stopped the call
+ * (then nothing was changed on disk, unless `v4a_workspace_result_needs_recovery` says so).
+ * Immutable.
+ */
+typedef struct v4a_workspace_result v4a_workspace_result;
+
+/**
+ * How `v4a_workspace_apply` treats the files it meets. Versioned: initialise it with
+ * `V4A_WORKSPACE_OPTIONS_INIT` or `v4a_workspace_options_init()`, then change fields.
+ */
+typedef struct v4a_workspace_options {
+    /**
+     * `sizeof(v4a_workspace_options)`, set by the initializers.
+     */
+    uint32_t struct_size;
+    /**
+     * 1: compute everything and make every check an apply makes before writing (paths,
+     * `V4A_STATUS_FILE_EXISTS`, read-only files), then write nothing (a preview). Default 0.
+     */
+    uint32_t dry_run;
+    /**
+     * 1: `*** Add File` and `*** Move to` may replace an existing file. Default 0
+     * (`V4A_STATUS_FILE_EXISTS`).
+     */
+    uint32_t allow_overwrite;
+    /**
+     * 1: read-only files may be changed and removed. Default 0 (refused).
+     */
+    uint32_t allow_read_only;
+    /**
+     * 1: paths inside `.git/`, `.hg/`, `.svn/` may be written. Default 0
+     * (`V4A_STATUS_UNSAFE_PATH`).
+     */
+    uint32_t allow_vcs;
+    /**
+     * How long to wait, in milliseconds, for another apply on the same root to finish before
+     * failing with `V4A_STATUS_LOCKED`. Default `V4A_DEFAULT_LOCK_WAIT_MS`.
+     */
+    uint32_t lock_wait_ms;
+    /**
+     * The engine's options (levels, fuzz, line endings, the structured diff); NULL for the
+     * defaults. Read during the call only.
+     */
+    const struct v4a_options *engine;
+} v4a_workspace_options;
+
+/**
+ * Which kind of failure a workspace result holds (`v4a_workspace_result_failure`): one of
+ * the `V4A_FAILURE_*` constants.
+ */
+typedef uint32_t v4a_failure;
+
+/**
+ * What a workspace operation did to its file (`v4a_workspace_file.change`): one of the
+ * `V4A_CHANGE_*` constants.
+ */
+typedef uint32_t v4a_file_change;
+
+/**
+ * One file operation of a workspace apply: what it did to its file and the engine's result.
+ */
+typedef struct v4a_workspace_file {
+    /**
+     * `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
+     */
+    v4a_op_kind kind;
+    /**
+     * What happened to the file (`V4A_CHANGE_*`); in a dry run, what would happen.
+     */
+    v4a_file_change change;
+    /**
+     * 1 when the file is not UTF-8 text (deleted or moved as bytes; its `result` holds no
+     * text), else 0.
+     */
+    uint32_t binary;
+    /**
+     * Always 0.
+     */
+    uint32_t reserved;
+    /**
+     * The path exactly as written in the patch.
+     */
+    struct v4a_bytes path;
+    /**
+     * The `*** Move to:` destination as written; absent (`{NULL, 0}`) without one.
+     */
+    struct v4a_bytes move_to;
+    /**
+     * The file the operation names as a root-relative path with `.`, `..` and links resolved
+     * (one key per file, whatever the patch's spelling).
+     */
+    struct v4a_bytes source_key;
+    /**
+     * Where the new text goes, in the same form (the destination of a move); absent for a
+     * deletion.
+     */
+    struct v4a_bytes target_key;
+    /**
+     * The engine's result for the file (new text, original source, reports), owned by the
+     * workspace result: never pass it to `v4a_result_free`.
+     */
+    const struct v4a_result *result;
+} v4a_workspace_file;
+
+/**
+ * A view of the file outcomes owned by a workspace result.
+ */
+typedef struct v4a_workspace_files {
+    /**
+     * The first file (NULL when `len` is 0).
+     */
+    const struct v4a_workspace_file *ptr;
+    /**
+     * The number of files.
+     */
+    size_t len;
+} v4a_workspace_files;
+
+/**
+ * How an interrupted apply was recovered (`v4a_workspace_result_recovery`): one of the
+ * `V4A_RECOVERY_*` constants.
+ */
+typedef uint32_t v4a_recovery;
+
+/**
+ * A view of texts (paths) owned by a workspace result.
+ */
+typedef struct v4a_bytes_list {
+    /**
+     * The first text (NULL when `len` is 0).
+     */
+    const struct v4a_bytes *ptr;
+    /**
+     * The number of texts.
+     */
+    size_t len;
+} v4a_bytes_list;
+
+/**
+ * File change: a new file was created (or, when allowed, an existing one replaced by an Add).
+ */
+#define V4A_CHANGE_ADDED 0
+
+/**
+ * File change: the file's content changed in place.
+ */
+#define V4A_CHANGE_MODIFIED 1
+
+/**
+ * File change: the file moved to its destination (with or without edits).
+ */
+#define V4A_CHANGE_MOVED 2
+
+/**
+ * File change: the file was removed.
+ */
+#define V4A_CHANGE_DELETED 3
+
+/**
+ * File change: nothing to do (every hunk already applied, or an Add whose file already holds
+ * that text); not written.
+ */
+#define V4A_CHANGE_UNCHANGED 4
+
+/**
+ * Recovery: there was no interrupted apply to recover.
+ */
+#define V4A_RECOVERY_NONE 0
+
+/**
+ * Recovery: the interrupted apply had not committed; every file is as it was before it.
+ */
+#define V4A_RECOVERY_UNDONE 1
+
+/**
+ * Recovery: the interrupted apply had committed; every file is new, its cleanup finished.
+ */
+#define V4A_RECOVERY_FINISHED 2
+
+/**
+ * Workspace failure: none (the call succeeded).
+ */
+#define V4A_FAILURE_NONE 0
+
+/**
+ * Workspace failure: the patch does not apply or the files refuse it; the status says why
+ * (`V4A_STATUS_CONTEXT_NOT_FOUND`, `V4A_STATUS_UNSAFE_PATH`, `V4A_STATUS_FILE_EXISTS`, ...).
+ */
+#define V4A_FAILURE_PATCH 1
+
+/**
+ * Workspace failure (`V4A_STATUS_IO_ERROR`): a path the patch needs as a file is a directory
+ * or a special file, or a directory it needs is a file.
+ */
+#define V4A_FAILURE_PATH_CONFLICT 2
+
+/**
+ * Workspace failure (`V4A_STATUS_IO_ERROR`): a file the patch would change or remove is
+ * read-only, and `v4a_workspace_options.allow_read_only` is 0.
+ */
+#define V4A_FAILURE_READ_ONLY 3
+
+/**
+ * Workspace failure (`V4A_STATUS_IO_ERROR`): the operating system refused a read or a write.
+ */
+#define V4A_FAILURE_IO 4
+
+/**
+ * Fills `*options` with the defaults and sets its `struct_size`: an apply that writes, no
+ * overwriting, read-only files and version-control metadata refused, a lock wait of
+ * `V4A_DEFAULT_LOCK_WAIT_MS`, the engine's default options. `V4A_STATUS_NULL_ARGUMENT` for
+ * NULL.
+ */
+v4a_status v4a_workspace_options_init(struct v4a_workspace_options *options);
+
+/**
+ * Applies a parsed patch to the files under the directory `root`, through the workspace
+ * layer: every path is resolved under the root through directory handles (a path that is
+ * absolute, climbs out with `..`, goes through a symbolic link out of the root or names
+ * `.git/`, `.hg/`, `.svn/` is `V4A_STATUS_UNSAFE_PATH`); every result is computed in memory
+ * first, then the files are replaced in one crash-safe transaction (an intent journal in
+ * `root/.v4a/`, removed when the call returns) under the root's lock; a file changed on
+ * disk since it was read is `V4A_STATUS_CHANGED_ON_DISK`; an Add or Move onto an existing
+ * file is `V4A_STATUS_FILE_EXISTS` unless allowed. Either every file is written or none is.
+ * An apply that a crash interrupted earlier is recovered first
+ * (`v4a_workspace_result_recovery`).
+ *
+ * `root` is a `(pointer, length)` path (any bytes on Unix, UTF-8 elsewhere). `bases` is
+ * `(NULL, 0)` (no bases; any pointer with length 0 too), or one `v4a_source` per operation
+ * aligned with `v4a_patch_ops` as for `v4a_patch_apply_with_bases`: the text the model saw of
+ * each Update File (`present = 1`), whose hunks are then located in it and merged into the
+ * file as it is now. `options` may be NULL for the defaults; with `dry_run = 1` nothing is
+ * written (a preview).
+ *
+ * Stores in `*result_out` a new workspace result for every status except
+ * `V4A_STATUS_INTERNAL` (then it is NULL); free it with `v4a_workspace_result_free`. A patch
+ * that did not parse gives its parse error. Failures of the operating system are
+ * `V4A_STATUS_IO_ERROR` (`v4a_workspace_result_failure` says which kind). On a platform
+ * without the workspace layer every call is `V4A_STATUS_IO_ERROR` saying so.
+ */
+v4a_status v4a_workspace_apply(const uint8_t *root,
+                               size_t root_len,
+                               const struct v4a_patch *patch,
+                               const struct v4a_source *bases,
+                               size_t bases_len,
+                               const struct v4a_workspace_options *options,
+                               struct v4a_workspace_result **result_out);
+
+/**
+ * Finishes or undoes an apply to `root` that a crash interrupted (`v4a recover`): after it,
+ * every file of that apply is all old or all new, and the journal and the lock are gone.
+ * `v4a_workspace_result_recovery` says what was done (`V4A_RECOVERY_NONE` when there was
+ * nothing to recover) and `v4a_workspace_result_recovered` lists the files; the result has
+ * no file outcomes. `root` is as for `v4a_workspace_apply`.
+ *
+ * Stores in `*result_out` a new workspace result for every status except
+ * `V4A_STATUS_INTERNAL`; free it with `v4a_workspace_result_free`.
+ */
+v4a_status v4a_workspace_recover(const uint8_t *root,
+                                 size_t root_len,
+                                 struct v4a_workspace_result **result_out);
+
+/**
+ * Frees a workspace result, its file results and every view read from them. NULL is
+ * ignored.
+ */
+void v4a_workspace_result_free(struct v4a_workspace_result *result);
+
+/**
+ * `V4A_STATUS_OK` when the call succeeded, else the error's status.
+ * `V4A_STATUS_NULL_ARGUMENT` for NULL.
+ */
+v4a_status v4a_workspace_result_status(const struct v4a_workspace_result *result);
+
+/**
+ * The error that stopped the call (its `path` names the file as the patch writes it), owned
+ * by the result; NULL on success or for NULL.
+ */
+const struct v4a_error *v4a_workspace_result_error(const struct v4a_workspace_result *result);
+
+/**
+ * The kind of failure (`V4A_FAILURE_*`): `V4A_FAILURE_NONE` on success (and for NULL),
+ * `V4A_FAILURE_PATCH` for a status of the engine or the layer's refusals, else which kind of
+ * `V4A_STATUS_IO_ERROR`.
+ */
+v4a_failure v4a_workspace_result_failure(const struct v4a_workspace_result *result);
+
+/**
+ * 1 when a rollback could not finish and the intent journal was kept: call
+ * `v4a_workspace_recover` (or apply again, which recovers first). 0 otherwise (and for NULL):
+ * on failure, nothing was changed.
+ */
+uint32_t v4a_workspace_result_needs_recovery(const struct v4a_workspace_result *result);
+
+/**
+ * 1 when files were written; 0 for a dry run, an apply that changed nothing, a recovery, a
+ * failure, or NULL.
+ */
+uint32_t v4a_workspace_result_written(const struct v4a_workspace_result *result);
+
+/**
+ * One outcome per file operation, in patch order (empty on failure and for a recovery).
+ */
+struct v4a_workspace_files v4a_workspace_result_files(const struct v4a_workspace_result *result);
+
+/**
+ * The summary other engines print, which models know: `Success. Updated the following
+ * files:` then `A path` / `M path` / `D path` lines (a move as `M destination`); unchanged
+ * files and hunks already applied said as such; control characters in paths escaped. Empty
+ * on failure and for a recovery.
+ */
+struct v4a_bytes v4a_workspace_result_summary(const struct v4a_workspace_result *result);
+
+/**
+ * Notes, one per line: attributes that could not be kept (an owner only root can give
+ * back), and cleanup that the next call will finish. Empty when there are none.
+ */
+struct v4a_bytes v4a_workspace_result_notes(const struct v4a_workspace_result *result);
+
+/**
+ * What was done about an interrupted earlier apply (`V4A_RECOVERY_*`): by
+ * `v4a_workspace_recover`, or by `v4a_workspace_apply` before it applied.
+ * `V4A_RECOVERY_NONE` when there was none, on failure and for NULL.
+ */
+v4a_recovery v4a_workspace_result_recovery(const struct v4a_workspace_result *result);
+
+/**
+ * The files of the recovered apply, as its patch wrote them (put back or completed); empty
+ * when nothing was recovered.
+ */
+struct v4a_bytes_list v4a_workspace_result_recovered(const struct v4a_workspace_result *result);
 
 /* ---------------------------------------------------------------------------------------------
  * Texts the library writes (patches, normalised lines)

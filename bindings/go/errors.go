@@ -63,6 +63,10 @@ const (
 	CodeLocked Code = C.V4A_STATUS_LOCKED
 	// CodeInconsistentIndentation: the matched lines admit no consistent indentation map.
 	CodeInconsistentIndentation Code = C.V4A_STATUS_INCONSISTENT_INDENTATION
+	// CodeIOError: workspace layer (ApplyToDir): the operating system refused a read or a
+	// write, a path needed as a file is a directory (or the reverse), or a read-only file
+	// would be changed; DirError.Kind says which.
+	CodeIOError Code = C.V4A_STATUS_IO_ERROR
 )
 
 // codeNames are the library's names of the codes it knows (v4a_status_str), indexed by
@@ -223,6 +227,8 @@ var (
 	ErrLocked error = newSentinel(CodeLocked)
 	// ErrInconsistentIndentation matches CodeInconsistentIndentation.
 	ErrInconsistentIndentation error = newSentinel(CodeInconsistentIndentation)
+	// ErrIOError matches CodeIOError.
+	ErrIOError error = newSentinel(CodeIOError)
 	// ErrUnknown matches an *Error whose code this binding does not know (a newer library).
 	ErrUnknown error = &sentinel{code: codeUnknown, name: "UNKNOWN"}
 )
@@ -235,7 +241,7 @@ var sentinels = func() []error {
 		ErrUnsupportedMode, ErrContextNotFound, ErrAnchorNotFound, ErrAmbiguous,
 		ErrOverlappingHunks, ErrAlreadyApplied, ErrFuzzLimit, ErrSearchBudget, ErrMissingSource,
 		ErrDuplicatePath, ErrInternal, ErrFileExists, ErrConflict, ErrChangedOnDisk,
-		ErrUnsafePath, ErrLocked, ErrInconsistentIndentation,
+		ErrUnsafePath, ErrLocked, ErrInconsistentIndentation, ErrIOError,
 	} {
 		c := int(e.(*sentinel).code)
 		for len(m) <= c {

@@ -145,6 +145,30 @@ V4A_LAYOUT(offsetof(v4a_file_result, result) == 8 + 4 * V4A_P);
 V4A_LAYOUT(sizeof(v4a_file_results) == 2 * V4A_P);
 V4A_LAYOUT(offsetof(v4a_file_results, len) == V4A_P);
 
+V4A_LAYOUT(sizeof(v4a_workspace_options) == 24 + V4A_P);
+V4A_LAYOUT(offsetof(v4a_workspace_options, struct_size) == 0);
+V4A_LAYOUT(offsetof(v4a_workspace_options, dry_run) == 4);
+V4A_LAYOUT(offsetof(v4a_workspace_options, allow_overwrite) == 8);
+V4A_LAYOUT(offsetof(v4a_workspace_options, allow_read_only) == 12);
+V4A_LAYOUT(offsetof(v4a_workspace_options, allow_vcs) == 16);
+V4A_LAYOUT(offsetof(v4a_workspace_options, lock_wait_ms) == 20);
+V4A_LAYOUT(offsetof(v4a_workspace_options, engine) == 24);
+V4A_LAYOUT(sizeof(v4a_workspace_file) == 16 + 9 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_workspace_file, kind) == 0);
+V4A_LAYOUT(offsetof(v4a_workspace_file, change) == 4);
+V4A_LAYOUT(offsetof(v4a_workspace_file, binary) == 8);
+V4A_LAYOUT(offsetof(v4a_workspace_file, reserved) == 12);
+V4A_LAYOUT(offsetof(v4a_workspace_file, path) == 16);
+V4A_LAYOUT(offsetof(v4a_workspace_file, move_to) == 16 + 2 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_workspace_file, source_key) == 16 + 4 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_workspace_file, target_key) == 16 + 6 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_workspace_file, result) == 16 + 8 * V4A_P);
+V4A_LAYOUT(sizeof(v4a_workspace_files) == 2 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_workspace_files, len) == V4A_P);
+V4A_LAYOUT(sizeof(v4a_bytes_list) == 2 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_bytes_list, len) == V4A_P);
+V4A_LAYOUT(sizeof(v4a_file_change) == 4 && sizeof(v4a_recovery) == 4 && sizeof(v4a_failure) == 4);
+
 #undef V4A_P
 
 #endif /* V4A_TEST_LAYOUT_H */

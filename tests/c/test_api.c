@@ -67,7 +67,7 @@ static void test_versions_and_statuses(void) {
         "ANCHOR_NOT_FOUND", "AMBIGUOUS",     "OVERLAPPING_HUNKS", "ALREADY_APPLIED",
         "FUZZ_LIMIT",   "SEARCH_BUDGET",     "MISSING_SOURCE",   "DUPLICATE_PATH",
         "INTERNAL",     "FILE_EXISTS",       "CONFLICT",         "CHANGED_ON_DISK",
-        "UNSAFE_PATH",  "LOCKED",            "INCONSISTENT_INDENTATION"};
+        "UNSAFE_PATH",  "LOCKED",            "INCONSISTENT_INDENTATION", "IO_ERROR"};
     static const uint32_t codes[] = {
         V4A_STATUS_OK,             V4A_STATUS_INVALID_ARGUMENT, V4A_STATUS_NULL_ARGUMENT,
         V4A_STATUS_INVALID_UTF8,   V4A_STATUS_PATCH_SYNTAX,     V4A_STATUS_TRUNCATED_PATCH,
@@ -76,7 +76,7 @@ static void test_versions_and_statuses(void) {
         V4A_STATUS_FUZZ_LIMIT,     V4A_STATUS_SEARCH_BUDGET,    V4A_STATUS_MISSING_SOURCE,
         V4A_STATUS_DUPLICATE_PATH, V4A_STATUS_INTERNAL,      V4A_STATUS_FILE_EXISTS,
         V4A_STATUS_CONFLICT,       V4A_STATUS_CHANGED_ON_DISK, V4A_STATUS_UNSAFE_PATH,
-        V4A_STATUS_LOCKED,         V4A_STATUS_INCONSISTENT_INDENTATION};
+        V4A_STATUS_LOCKED,         V4A_STATUS_INCONSISTENT_INDENTATION, V4A_STATUS_IO_ERROR};
     size_t i;
     char version[32];
 
@@ -92,7 +92,7 @@ static void test_versions_and_statuses(void) {
         CHECK(v4a_status_category(codes[i]) != NULL && v4a_status_category(codes[i])[0] != 0);
     }
     CHECK(strcmp(v4a_status_category(V4A_STATUS_AMBIGUOUS), "ambiguous match") == 0);
-    CHECK(strcmp(v4a_status_str(23), "UNKNOWN") == 0);
+    CHECK(strcmp(v4a_status_str(24), "UNKNOWN") == 0);
     CHECK(strcmp(v4a_status_str(UINT32_MAX), "UNKNOWN") == 0);
     CHECK(strcmp(v4a_status_category(999), "unknown status") == 0);
     CHECK(strcmp(v4a_level_str(V4A_LEVEL_EXACT), "exact") == 0);
@@ -1581,6 +1581,83 @@ static void test_patch_apply_with_bases(void) {
     v4a_patch_free(p);
 }
 
+/* The workspace layer on a real directory (test_workspace.c has the attacks and the crash
+ * trials): an Add and then a Delete (so the directory is back as it was), each as a dry run and
+ * for real, with every accessor read; a refused path, a recovery with nothing to do, an I/O
+ * error, bad options and the NULL handle accessors. Disk I/O with fsync: test_leaks, which
+ * runs every section many times, does this round only on its first and every 500th call. */
+static void read_workspace_result(const v4a_workspace_result *r) {
+    v4a_workspace_files files = v4a_workspace_result_files(r);
+    v4a_bytes_list rec = v4a_workspace_result_recovered(r);
+    size_t i, sum = 0;
+    sum += v4a_workspace_result_error(r) != NULL;
+    sum += (size_t)v4a_workspace_result_failure(r) + v4a_workspace_result_needs_recovery(r);
+    sum += v4a_workspace_result_written(r) + v4a_workspace_result_summary(r).len;
+    sum += v4a_workspace_result_notes(r).len + v4a_workspace_result_recovery(r).len;
+    for (i = 0; i < files.len; i++) {
+        sum += v4a_result_text(files.ptr[i].result).len + files.ptr[i].path.len;
+    }
+    CHECK(rec.len == 0 && sum < SIZE_MAX);
+}
+
+static void test_workspace_round(void) {
+    static const char add[] = "*** Begin Patch\n*** Add File: d/x.txt\n+x\n*** End Patch\n";
+    static const char del[] = "*** Begin Patch\n*** Delete File: d/x.txt\n*** End Patch\n";
+    static const char bad[] = "*** Begin Patch\n*** Add File: ../x.txt\n+x\n*** End Patch\n";
+    static long calls = 0;
+    const char *texts[3] = {add, del, bad};
+    v4a_status want[3] = {V4A_STATUS_OK, V4A_STATUS_OK, V4A_STATUS_UNSAFE_PATH};
+    char root[] = "/tmp/v4a-c-api-XXXXXX", d[sizeof root + 2];
+    v4a_workspace_options o;
+    v4a_options engine = V4A_OPTIONS_INIT;
+    v4a_workspace_result *r = NULL;
+    v4a_patch *p = NULL;
+    size_t k, n;
+    if (calls++ % 500 != 0) {
+        return;
+    }
+    CHECK(mkdtemp(root) != NULL);
+    n = strlen(root);
+    CHECK_STATUS(v4a_workspace_options_init(&o), V4A_STATUS_OK);
+    engine.diff_style = V4A_DIFF_STYLE_FULL;
+    o.engine = &engine;
+    for (k = 0; k < 3; k++) {
+        CHECK_STATUS(v4a_patch_parse((const uint8_t *)texts[k], strlen(texts[k]), &p), V4A_STATUS_OK);
+        for (o.dry_run = 1;; o.dry_run = 0) {
+            CHECK_STATUS(v4a_workspace_apply((const uint8_t *)root, n, p, NULL, 0, &o, &r), want[k]);
+            CHECK(v4a_workspace_result_status(r) == want[k]);
+            read_workspace_result(r);
+            v4a_workspace_result_free(r);
+            if (!o.dry_run) {
+                break;
+            }
+        }
+        v4a_patch_free(p);
+    }
+    CHECK_STATUS(v4a_workspace_recover((const uint8_t *)root, n, &r), V4A_STATUS_OK);
+    read_workspace_result(r);
+    v4a_workspace_result_free(r);
+    CHECK_STATUS(v4a_workspace_recover(LIT("/nonexistent/v4a/root"), &r), V4A_STATUS_IO_ERROR);
+    read_workspace_result(r);
+    v4a_workspace_result_free(r);
+    o.dry_run = 2;
+    CHECK_STATUS(v4a_workspace_apply((const uint8_t *)root, n, NULL, NULL, 0, &o, &r),
+                 V4A_STATUS_NULL_ARGUMENT);
+    v4a_workspace_result_free(r);
+    CHECK_STATUS(v4a_patch_parse(LIT(add), &p), V4A_STATUS_OK);
+    CHECK_STATUS(v4a_workspace_apply((const uint8_t *)root, n, p, NULL, 0, &o, &r),
+                 V4A_STATUS_INVALID_ARGUMENT);
+    read_workspace_result(r);
+    v4a_workspace_result_free(r);
+    v4a_patch_free(p);
+    CHECK_STATUS(v4a_workspace_result_status(NULL), V4A_STATUS_NULL_ARGUMENT);
+    read_workspace_result(NULL);
+    v4a_workspace_result_free(NULL);
+    /* The Add/Delete pair left the directory d/ behind. */
+    snprintf(d, sizeof d, "%s/d", root);
+    CHECK(rmdir(d) == 0 && rmdir(root) == 0);
+}
+
 /* The sections, each a CTest test of its own (c_api_<name>, tests/c/CMakeLists.txt lists
  * them): `test_api NAME` runs one, `test_api` all of them; test_leaks runs all, many times. */
 const api_section API_SECTIONS[] = {
@@ -1591,6 +1668,7 @@ const api_section API_SECTIONS[] = {
     {"diagnostics", {test_diagnostics, test_invalid_utf8}},
     {"multi_file", {test_multi_file, test_classify_path}},
     {"base", {test_apply_with_base, test_patch_apply_with_bases}},
+    {"workspace", {test_workspace_round}},
     {"refinement", {test_refinement}},
     {"generation", {test_generation_round_trip, test_tools}},
     {"bad_inputs",

@@ -54,6 +54,8 @@ namespace V4A
         Locked = 21,
         /// <summary>The matched lines admit no consistent indentation map.</summary>
         InconsistentIndentation = 22,
+        /// <summary>Workspace layer: the operating system refused a read or a write, a path needed as a file is a directory (or the reverse), or a read-only file would be changed (<see cref="V4AError.Failure"/> says which).</summary>
+        IoError = 23,
     }
 
     /// <summary>What the single-file <see cref="Patch.Apply(string, string, ApplyMode, ApplyOptions)"/> does with the diff.</summary>

@@ -67,6 +67,12 @@ namespace V4A
         /// <summary>For <see cref="V4AStatus.InvalidUtf8"/>: which input is at fault (<c>"source"</c>, <c>"patch"</c>, ...); <c>null</c> when absent.</summary>
         public string Input { get; private set; }
 
+        /// <summary>For a workspace call (<see cref="Patch.ApplyToDirectory"/>): the kind of failure; <see cref="WorkspaceFailure.None"/> otherwise.</summary>
+        public WorkspaceFailure Failure { get; internal set; }
+
+        /// <summary>For a workspace call: a rollback could not finish and the intent journal was kept; call <see cref="Patch.RecoverDirectory"/>. Unless set, nothing was changed on disk.</summary>
+        public bool NeedsRecovery { get; internal set; }
+
         /// <summary>The status name and the message.</summary>
         public override string ToString()
         {
@@ -190,6 +196,7 @@ namespace V4A
                 case V4AStatus.UnsafePath: return new V4AUnsafePathException(error);
                 case V4AStatus.Locked: return new V4ALockedException(error);
                 case V4AStatus.InconsistentIndentation: return new V4AInconsistentIndentationException(error);
+                case V4AStatus.IoError: return new V4AIoErrorException(error);
                 default: return new V4AException(error);
             }
         }

@@ -222,7 +222,7 @@ namespace V4A
     }
 
     /// <summary>The exports of libv4a. Handles (<c>v4a_result*</c>, ...) are IntPtr.</summary>
-    internal static unsafe class Native
+    internal static unsafe partial class Native
     {
         /// <summary>
         /// The library name given to the runtime's native library loader: <c>libv4a</c>, which

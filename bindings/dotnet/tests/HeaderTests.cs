@@ -65,6 +65,9 @@ namespace V4A.Tests
         [InlineData("V4A_PATH_", typeof(PathClass))]
         [InlineData("V4A_FLAVOR_", typeof(ToolFlavor))]
         [InlineData("V4A_SHAPE_", typeof(ToolShape))]
+        [InlineData("V4A_CHANGE_", typeof(FileChange))]
+        [InlineData("V4A_RECOVERY_", typeof(RecoveryAction))]
+        [InlineData("V4A_FAILURE_", typeof(WorkspaceFailure))]
         public void EveryConstantHasItsEnumValue(string prefix, Type type)
         {
             Dictionary<string, ulong> constants = Constants(prefix);
@@ -151,6 +154,10 @@ namespace V4A.Tests
         [InlineData("v4a_source", typeof(V4ASourceNative))]
         [InlineData("v4a_file_result", typeof(V4AFileResultNative))]
         [InlineData("v4a_file_results", typeof(V4AFileResults))]
+        [InlineData("v4a_workspace_options", typeof(V4AWorkspaceOptionsNative))]
+        [InlineData("v4a_workspace_file", typeof(V4AWorkspaceFileNative))]
+        [InlineData("v4a_workspace_files", typeof(V4AWorkspaceFiles))]
+        [InlineData("v4a_bytes_list", typeof(V4ABytesList))]
         public void EveryStructHasItsFieldsInOrder(string name, Type type)
         {
             Match m = Regex.Match(Header, @"typedef struct " + name + @" \{(.*?)\} " + name + ";", RegexOptions.Singleline);

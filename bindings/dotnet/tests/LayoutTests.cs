@@ -146,6 +146,30 @@ namespace V4A.Tests
         }
 
         [Fact]
+        public void WorkspaceStructs()
+        {
+            Size<V4AWorkspaceOptionsNative>(24 + P);
+            string[] fields = { "StructSize", "DryRun", "AllowOverwrite", "AllowReadOnly", "AllowVcs", "LockWaitMs", "Engine" };
+            for (int i = 0; i < fields.Length; i++) Offset<V4AWorkspaceOptionsNative>(fields[i], 4 * i);
+            Size<V4AWorkspaceFileNative>(16 + 9 * P);
+            string[] file = { "Kind", "Change", "Binary", "Reserved" };
+            for (int i = 0; i < file.Length; i++) Offset<V4AWorkspaceFileNative>(file[i], 4 * i);
+            Offset<V4AWorkspaceFileNative>("Path", 16);
+            Offset<V4AWorkspaceFileNative>("MoveTo", 16 + 2 * P);
+            Offset<V4AWorkspaceFileNative>("SourceKey", 16 + 4 * P);
+            Offset<V4AWorkspaceFileNative>("TargetKey", 16 + 6 * P);
+            Offset<V4AWorkspaceFileNative>("Result", 16 + 8 * P);
+            Size<V4AWorkspaceFiles>(2 * P);
+            Offset<V4AWorkspaceFiles>("Len", P);
+            Size<V4ABytesList>(2 * P);
+            Offset<V4ABytesList>("Len", P);
+            var o = new V4AWorkspaceOptionsNative();
+            unsafe { Native.v4a_workspace_options_init(&o); }
+            Assert.Equal((uint)Marshal.SizeOf(typeof(V4AWorkspaceOptionsNative)), o.StructSize);
+            Assert.Equal(5000u, o.LockWaitMs);
+        }
+
+        [Fact]
         public void OptionsStructSizeIsWhatTheLibraryWrites()
         {
             var o = new V4AOptionsNative();

@@ -212,3 +212,58 @@ pub type v4a_shape = u32;
 pub const V4A_SHAPE_INPUT: v4a_shape = 0;
 /// Tool shape: one file per call (`path`, `mode`, `diff`), tool `patch_file`.
 pub const V4A_SHAPE_FILE: v4a_shape = 1;
+
+/// Workspace layer: the operating system refused a read or a write (a missing or unreadable
+/// root, a full disk, a permission denied), a path the patch needs as a file is a directory
+/// (or the reverse), or a read-only file would be changed; `v4a_workspace_result_failure`
+/// says which. Also: the workspace layer is not supported on this platform.
+pub const V4A_STATUS_IO_ERROR: u32 = 23;
+
+/// What a workspace operation did to its file (`v4a_workspace_file.change`): one of the
+/// `V4A_CHANGE_*` constants.
+pub type v4a_file_change = u32;
+
+/// File change: a new file was created (or, when allowed, an existing one replaced by an Add).
+pub const V4A_CHANGE_ADDED: v4a_file_change = 0;
+/// File change: the file's content changed in place.
+pub const V4A_CHANGE_MODIFIED: v4a_file_change = 1;
+/// File change: the file moved to its destination (with or without edits).
+pub const V4A_CHANGE_MOVED: v4a_file_change = 2;
+/// File change: the file was removed.
+pub const V4A_CHANGE_DELETED: v4a_file_change = 3;
+/// File change: nothing to do (every hunk already applied, or an Add whose file already holds
+/// that text); not written.
+pub const V4A_CHANGE_UNCHANGED: v4a_file_change = 4;
+
+/// How an interrupted apply was recovered (`v4a_workspace_result_recovery`): one of the
+/// `V4A_RECOVERY_*` constants.
+pub type v4a_recovery = u32;
+
+/// Recovery: there was no interrupted apply to recover.
+pub const V4A_RECOVERY_NONE: v4a_recovery = 0;
+/// Recovery: the interrupted apply had not committed; every file is as it was before it.
+pub const V4A_RECOVERY_UNDONE: v4a_recovery = 1;
+/// Recovery: the interrupted apply had committed; every file is new, its cleanup finished.
+pub const V4A_RECOVERY_FINISHED: v4a_recovery = 2;
+
+/// Which kind of failure a workspace result holds (`v4a_workspace_result_failure`): one of
+/// the `V4A_FAILURE_*` constants.
+pub type v4a_failure = u32;
+
+/// Workspace failure: none (the call succeeded).
+pub const V4A_FAILURE_NONE: v4a_failure = 0;
+/// Workspace failure: the patch does not apply or the files refuse it; the status says why
+/// (`V4A_STATUS_CONTEXT_NOT_FOUND`, `V4A_STATUS_UNSAFE_PATH`, `V4A_STATUS_FILE_EXISTS`, ...).
+pub const V4A_FAILURE_PATCH: v4a_failure = 1;
+/// Workspace failure (`V4A_STATUS_IO_ERROR`): a path the patch needs as a file is a directory
+/// or a special file, or a directory it needs is a file.
+pub const V4A_FAILURE_PATH_CONFLICT: v4a_failure = 2;
+/// Workspace failure (`V4A_STATUS_IO_ERROR`): a file the patch would change or remove is
+/// read-only, and `v4a_workspace_options.allow_read_only` is 0.
+pub const V4A_FAILURE_READ_ONLY: v4a_failure = 3;
+/// Workspace failure (`V4A_STATUS_IO_ERROR`): the operating system refused a read or a write.
+pub const V4A_FAILURE_IO: v4a_failure = 4;
+
+/// The default of `v4a_workspace_options.lock_wait_ms`: how long an apply waits for another
+/// apply on the same root before it fails with `V4A_STATUS_LOCKED`.
+pub const V4A_DEFAULT_LOCK_WAIT_MS: u32 = 5000;

@@ -102,6 +102,15 @@ impl ErrorStore {
         }
     }
 
+    /// [`ErrorStore::new`] with another status code in the view (a workspace layer failure
+    /// that has no engine status: `V4A_STATUS_IO_ERROR`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn with_status(error: Error, status: u32) -> ErrorStore {
+        let mut store = ErrorStore::new(error);
+        store.view.status = v4a_status(status);
+        store
+    }
+
     /// The C view, valid as long as the store lives.
     pub(crate) fn view(&self) -> &v4a_error {
         &self.view

@@ -41,6 +41,9 @@ mod generate;
 mod tools;
 // Versions and names.
 mod version;
+// The workspace layer: patches applied to a directory (not in the WebAssembly build).
+#[cfg(not(target_arch = "wasm32"))]
+mod workspace;
 // The WebAssembly build's allocator for the JavaScript binding.
 #[cfg(target_arch = "wasm32")]
 mod wasm;
@@ -58,6 +61,8 @@ pub use tools::{v4a_file_grammar, v4a_grammar, v4a_instructions, v4a_tool_schema
 pub use unified_diff::*;
 pub use version::*;
 pub use views::{v4a_bytes, v4a_u32s};
+#[cfg(not(target_arch = "wasm32"))]
+pub use workspace::*;
 
 #[cfg(test)]
 mod tests;

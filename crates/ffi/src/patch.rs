@@ -115,7 +115,7 @@ impl v4a_patch {
     }
 
     /// The parsed patch, or a copy of the error that made it unparsable.
-    fn parsed(&self) -> Result<&Patch, Error> {
+    pub(crate) fn parsed(&self) -> Result<&Patch, Error> {
         match &self.outcome {
             Ok(p) => Ok(&p.patch),
             Err(e) => Err(e.error().clone()),
@@ -235,7 +235,7 @@ unsafe fn sources_in<'a>(
 }
 
 /// The bases of `v4a_patch_apply_with_bases`, one per operation; `None` where unknown.
-unsafe fn bases_in<'a>(
+pub(crate) unsafe fn bases_in<'a>(
     patch: &Patch,
     bases: *const v4a_source,
     bases_len: usize,

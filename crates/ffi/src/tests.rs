@@ -70,7 +70,11 @@ fn status_constants_and_names_match_the_rust_api() {
         let name = unsafe { CStr::from_ptr(v4a_status_str(v4a_status(*c))) };
         assert_eq!(name.to_str().unwrap(), s.name());
     }
-    let unknown = unsafe { CStr::from_ptr(v4a_status_str(v4a_status(23))) };
+    // The workspace layer's I/O status, which has no engine status, follows the last one.
+    let io = unsafe { CStr::from_ptr(v4a_status_str(v4a_status(V4A_STATUS_IO_ERROR))) };
+    assert_eq!(io.to_str().unwrap(), "IO_ERROR");
+    assert_eq!(V4A_STATUS_IO_ERROR as usize, Status::ALL.len());
+    let unknown = unsafe { CStr::from_ptr(v4a_status_str(v4a_status(24))) };
     assert_eq!(unknown.to_str().unwrap(), "UNKNOWN");
 }
 
@@ -170,6 +174,8 @@ fn structs_have_no_implicit_padding() {
     assert_eq!(size_of::<v4a_change>(), 20);
     assert_eq!(size_of::<v4a_op>(), 24 + 4 * p);
     assert_eq!(size_of::<v4a_file_result>(), 8 + 5 * p);
+    assert_eq!(size_of::<v4a_workspace_options>(), 24 + p);
+    assert_eq!(size_of::<v4a_workspace_file>(), 16 + 9 * p);
     assert!(align_of::<v4a_options>() <= 8);
 }
 

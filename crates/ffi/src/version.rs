@@ -31,6 +31,10 @@ pub extern "C" fn v4a_abi_version() -> u32 {
 #[no_mangle]
 pub extern "C" fn v4a_status_str(status: v4a_status) -> *const c_char {
     ffi_boundary! {
+        // The workspace layer's I/O status has no engine status.
+        if status.0 == crate::constants::V4A_STATUS_IO_ERROR {
+            return Ok(c"IO_ERROR".as_ptr());
+        }
         Ok(Status::from_code(status.0).map_or(c"UNKNOWN", names::status_name).as_ptr())
     }
 }
@@ -40,6 +44,9 @@ pub extern "C" fn v4a_status_str(status: v4a_status) -> *const c_char {
 #[no_mangle]
 pub extern "C" fn v4a_status_category(status: v4a_status) -> *const c_char {
     ffi_boundary! {
+        if status.0 == crate::constants::V4A_STATUS_IO_ERROR {
+            return Ok(c"I/O error".as_ptr());
+        }
         Ok(Status::from_code(status.0).map_or(c"unknown status", names::status_category).as_ptr())
     }
 }

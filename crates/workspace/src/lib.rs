@@ -37,34 +37,57 @@
 //! ```
 //!
 //! The layer needs a Unix-like system (Linux, macOS, the BSDs): it is built on `openat`-style
-//! calls through `rustix`. Why, and what each promise rests on: `docs/workspace.md`.
+//! calls through `rustix`. Why, and what each promise rests on: `docs/workspace.md`. Elsewhere
+//! (Windows) the crate compiles with the same API, and [`Workspace::open`] fails with an
+//! [`Error::Io`] of kind `Unsupported` that says so.
 
 #![warn(missing_docs)]
-#![cfg(unix)]
+// Without the Unix implementation, some shared helpers have no caller.
+#![cfg_attr(not(unix), allow(dead_code))]
 
+#[cfg(unix)]
 mod attrs;
+#[cfg(unix)]
 mod commit;
 mod error;
+#[cfg(unix)]
 mod fsys;
+#[cfg(unix)]
 mod hooks;
+#[cfg(unix)]
 mod journal;
+#[cfg(unix)]
 mod lock;
 mod path;
+#[cfg(unix)]
 mod prepare;
+#[cfg(not(unix))]
+mod unsupported;
 
+#[cfg(unix)]
 use std::hash::RandomState;
+#[cfg(unix)]
 use std::os::fd::OwnedFd;
+#[cfg(unix)]
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use v4a::{FileOp, OpKind, Options, Patch, PatchResult, Status};
+#[cfg(unix)]
+use v4a::{FileOp, OpKind, Patch, Status};
+use v4a::{Options, PatchResult};
 
 pub use error::{Error, Result};
 pub use path::{escape_message, escape_path, STATE_DIR, VCS_DIRS};
+#[cfg(not(unix))]
+pub use unsupported::Workspace;
 
+#[cfg(unix)]
 use attrs::Attrs;
+#[cfg(unix)]
 use commit::{Step, StepKind};
+#[cfg(unix)]
 use lock::Lock;
+#[cfg(unix)]
 use prepare::{OpPlan, Target};
 
 /// How an apply treats the files it meets.
@@ -223,12 +246,14 @@ pub struct Recovery {
 }
 
 /// A directory that patches apply to, held open by a handle.
+#[cfg(unix)]
 #[derive(Debug)]
 pub struct Workspace {
     root: OwnedFd,
     path: PathBuf,
 }
 
+#[cfg(unix)]
 impl Workspace {
     /// Opens the root directory. Later renames of the directory do not move the workspace:
     /// it is the directory opened now.
@@ -392,6 +417,7 @@ impl Workspace {
     }
 }
 
+#[cfg(unix)]
 fn recover_locked(root: &OwnedFd, state: &OwnedFd) -> Result<Option<Recovery>> {
     // A journal being written when the apply died was never in force.
     journal::remove_tmp(state);
@@ -428,11 +454,13 @@ fn recover_locked(root: &OwnedFd, state: &OwnedFd) -> Result<Option<Recovery>> {
     }))
 }
 
+#[cfg(unix)]
 /// The located operations and the bytes that binary moves write.
 struct Work {
     plans: Vec<OpPlan>,
 }
 
+#[cfg(unix)]
 /// Runs the engine over the sources and decides what each operation does.
 fn compute(
     patch: &Patch,
@@ -513,6 +541,7 @@ fn compute(
     ))
 }
 
+#[cfg(unix)]
 /// The engine's "not valid UTF-8" for a source, said for a file on disk.
 fn utf8_message(e: v4a::Error) -> Error {
     let d = e.diagnostics();
@@ -531,10 +560,12 @@ fn utf8_message(e: v4a::Error) -> Error {
     Error::Patch(e)
 }
 
+#[cfg(unix)]
 fn umask_mode() -> u32 {
     0o666 & !fsys::umask()
 }
 
+#[cfg(unix)]
 impl Work {
     /// The writes (in patch order) and then the removals.
     fn steps<'a>(
@@ -603,6 +634,7 @@ impl Work {
     }
 }
 
+#[cfg(unix)]
 fn missing(op: &FileOp) -> Error {
     Error::status_at(
         Status::MissingSource,
@@ -612,6 +644,7 @@ fn missing(op: &FileOp) -> Error {
     )
 }
 
+#[cfg(unix)]
 fn write<'a>(
     op: &FileOp,
     shown: &'a str,
@@ -633,6 +666,7 @@ fn write<'a>(
     }
 }
 
+#[cfg(unix)]
 fn remove<'a>(op: &FileOp, shown: &'a str, t: &'a Target) -> Result<Step<'a>> {
     let fp = t.fp.as_ref().ok_or_else(|| missing(op))?;
     Ok(Step {

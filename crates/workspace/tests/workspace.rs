@@ -1,3 +1,6 @@
+// The workspace layer is implemented on Unix-like systems only (elsewhere every call fails).
+#![cfg(unix)]
+
 //! The promises of the workspace layer, each attacked through the library: escapes, aliases,
 //! version-control metadata, overwrites, read-only files, binary files, identity, the lock,
 //! faithful attributes and leftovers.
