@@ -1593,7 +1593,7 @@ static void read_workspace_result(const v4a_workspace_result *r) {
     sum += v4a_workspace_result_error(r) != NULL;
     sum += (size_t)v4a_workspace_result_failure(r) + v4a_workspace_result_needs_recovery(r);
     sum += v4a_workspace_result_written(r) + v4a_workspace_result_summary(r).len;
-    sum += v4a_workspace_result_notes(r).len + v4a_workspace_result_recovery(r).len;
+    sum += v4a_workspace_result_notes(r).len + (size_t)v4a_workspace_result_recovery(r);
     for (i = 0; i < files.len; i++) {
         sum += v4a_result_text(files.ptr[i].result).len + files.ptr[i].path.len;
     }

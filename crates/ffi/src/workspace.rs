@@ -15,7 +15,7 @@ use crate::constants::{
     V4A_FAILURE_PATH_CONFLICT, V4A_FAILURE_READ_ONLY, V4A_RECOVERY_FINISHED, V4A_RECOVERY_NONE,
     V4A_RECOVERY_UNDONE, V4A_STATUS_IO_ERROR, V4A_STATUS_OK,
 };
-use crate::cstr::{empty_view, nul_terminate, nul_terminate_opt, CText};
+use crate::cstr::{empty_text, nul_terminate, nul_terminate_opt, CText};
 use crate::error::{v4a_error, ErrorStore};
 use crate::options::{options_in, v4a_options};
 use crate::patch::{bases_in, v4a_patch, v4a_source};
@@ -542,7 +542,7 @@ pub unsafe extern "C" fn v4a_workspace_result_summary(
     ffi_boundary! {
         Ok(match &handle(result)?.outcome {
             Ok(d) => d.summary.view(),
-            Err(_) => empty_view(),
+            Err(_) => empty_text(),
         })
     }
 }
@@ -556,7 +556,7 @@ pub unsafe extern "C" fn v4a_workspace_result_notes(
     ffi_boundary! {
         Ok(match &handle(result)?.outcome {
             Ok(d) => d.notes.view(),
-            Err(_) => empty_view(),
+            Err(_) => empty_text(),
         })
     }
 }
