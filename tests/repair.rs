@@ -12,7 +12,7 @@ mod repair;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use repair::{outcome, repaired, Outcome};
+use repair::{choices, outcome, repaired, Outcome, ROUNDS};
 use v4a::{apply, Mode, Options};
 
 #[test]
@@ -46,15 +46,20 @@ fn drift_refusals_repair_to_the_truth() {
         let name = case.file_name().map(|n| n.to_string_lossy().to_string());
         let name = name.unwrap_or_default();
         let key = |what: &str| format!("{:?} / {what}", err.status());
-        match repaired(&patch, &err) {
+        let fix = match (choices(&patch, &err).first(), repaired(&patch, &err)) {
+            (Some((_, fix, _)), _) => Some(format!("{fix:?} (the candidate meant)")),
+            (None, Some((fix, _))) => Some(format!("{fix:?}")),
+            (None, None) => None,
+        };
+        match fix {
             None => *tally.entry(key("no mechanical fix")).or_default() += 1,
-            Some((fix, p)) => {
+            Some(fix) => {
                 offered += 1;
-                let o = outcome(&target, &p, &truth);
-                *tally.entry(key(&format!("{fix:?} -> {o:?}"))).or_default() += 1;
+                let o = outcome(&target, &patch, &truth, ROUNDS);
+                *tally.entry(key(&format!("{fix} -> {o:?}"))).or_default() += 1;
                 match o {
-                    Outcome::Wrong => wrong.push(format!("{name} ({fix:?})")),
-                    Outcome::Refused => unrepaired.push(format!("{name} ({fix:?})")),
+                    Outcome::Wrong => wrong.push(format!("{name} ({fix})")),
+                    Outcome::Refused => unrepaired.push(format!("{name} ({fix})")),
                     Outcome::Intended => {}
                 }
             }
@@ -73,5 +78,9 @@ fn drift_refusals_repair_to_the_truth() {
     }
     eprintln!("refused again: {}", unrepaired.join(", "));
     assert!(cases > 0, "no cases under {}", dir.display());
-    assert!(wrong.is_empty(), "fixes that apply wrongly: {}", wrong.join(", "));
+    assert!(
+        wrong.is_empty(),
+        "fixes that apply wrongly: {}",
+        wrong.join(", ")
+    );
 }

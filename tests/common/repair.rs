@@ -85,12 +85,19 @@ pub fn repaired(patch: &str, err: &Error) -> Option<(Fix, String)> {
         with.push(s.to_string());
         Fix::EndOfFile
     } else if let Some(anchor) = s.strip_prefix("@@ ") {
-        let on_anchor = d.patch_line.map(|p| p as usize - 1).filter(|&p| {
-            p >= span.0 && p < span.0 + anchors && lines[p].starts_with("@@")
-        });
+        let on_anchor = d
+            .patch_line
+            .map(|p| p as usize - 1)
+            .filter(|&p| p >= span.0 && p < span.0 + anchors && lines[p].starts_with("@@"));
         match (err.status(), on_anchor) {
             (Status::AnchorNotFound | Status::Ambiguous, Some(p)) => {
                 with[p - span.0] = format!("@@ {anchor}");
+                Fix::ReplacedAnchor
+            }
+            (Status::ContextNotFound, _) => {
+                // "use the anchor ... instead"
+                with.drain(..anchors);
+                with.insert(0, format!("@@ {anchor}"));
                 Fix::ReplacedAnchor
             }
             _ => {
@@ -126,11 +133,96 @@ pub fn repaired(patch: &str, err: &Error) -> Option<(Fix, String)> {
     Some((fix, splice(&lines, span, &with)))
 }
 
-/// Applies the repaired patch to `source` and compares with `want`.
-pub fn outcome(source: &str, patch: &str, want: &str) -> Outcome {
-    match apply(source, patch, Mode::Update, &Options::default()) {
-        Ok(r) if r.text == want => Outcome::Intended,
-        Ok(_) => Outcome::Wrong,
-        Err(_) => Outcome::Refused,
+/// How many refusals in a row a repair follows (one per failing hunk, as a model resends).
+pub const ROUNDS: usize = 8;
+
+/// For an ambiguity: each candidate's fix as the message words it (`To pick line N: ...`),
+/// applied to the patch, with the candidate's 1-based line. A model that knows which place it
+/// meant takes that candidate's fix.
+pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String)> {
+    let d = err.diagnostics();
+    let lines: Vec<&str> = patch.lines().collect();
+    let spans = hunk_spans(&lines);
+    let Some(&span) = d.hunk.and_then(|h| spans.get(h)) else {
+        return Vec::new();
+    };
+    let hunk = &lines[span.0..span.1];
+    let anchors = hunk.iter().take_while(|l| l.starts_with("@@")).count();
+    let mut out = Vec::new();
+    for sentence in err.message().lines() {
+        let Some(rest) = sentence.strip_prefix("To pick line ") else {
+            continue;
+        };
+        let Some((n, way)) = rest.split_once(": ") else {
+            continue;
+        };
+        let Ok(n) = n.parse::<u32>() else { continue };
+        let quoted = |prefix: &str| -> Option<String> {
+            let body = way.strip_prefix(prefix)?;
+            let end = body.find("\" (line ")?;
+            Some(body[..end].to_string())
+        };
+        let mut with: Vec<String> = hunk.iter().map(|l| l.to_string()).collect();
+        let fix = if let Some(a) = quoted("add the anchor \"@@ ") {
+            if anchors == 1 && hunk[0].trim() == "@@" {
+                with[0] = format!("@@ {a}");
+            } else {
+                with.insert(anchors, format!("@@ {a}"));
+            }
+            Fix::AddedAnchor
+        } else if let Some(c) = quoted("start the hunk with the context line \"") {
+            with.insert(anchors, c);
+            Fix::AddedContext
+        } else if let Some(c) = quoted("end the hunk with the context line \"") {
+            let at = with
+                .iter()
+                .rposition(|l| !l.starts_with("*** "))
+                .map_or(with.len(), |i| i + 1);
+            with.insert(at, c);
+            Fix::AddedContext
+        } else {
+            continue;
+        };
+        out.push((n, fix, splice(&lines, span, &with)));
+    }
+    out
+}
+
+/// Applies `patch` to `source`, following the fix of each refusal as a model would (up to
+/// `rounds` in all; for an ambiguity, the fix of the candidate it meant), and compares the
+/// result with `want`. `Wrong` also covers a fix "to pick line N" that lands elsewhere.
+pub fn outcome(source: &str, patch: &str, want: &str, rounds: usize) -> Outcome {
+    let err = match apply(source, patch, Mode::Update, &Options::default()) {
+        Ok(r) if r.text == want => return Outcome::Intended,
+        Ok(_) => return Outcome::Wrong,
+        Err(e) => e,
+    };
+    if rounds == 0 {
+        return Outcome::Refused;
+    }
+    if err.status() == Status::Ambiguous {
+        let picks = choices(patch, &err);
+        if !picks.is_empty() {
+            let mut best = Outcome::Refused;
+            for (n, _, p) in picks {
+                if let (Ok(r), Some(h)) = (
+                    apply(source, &p, Mode::Update, &Options::default()),
+                    err.diagnostics().hunk,
+                ) {
+                    let at = r.hunks.get(h).map_or(0, |x| x.old_start);
+                    if at != n && at + 1 != n {
+                        return Outcome::Wrong;
+                    }
+                }
+                if outcome(source, &p, want, rounds - 1) == Outcome::Intended {
+                    best = Outcome::Intended;
+                }
+            }
+            return best;
+        }
+    }
+    match repaired(patch, &err) {
+        Some((_, p)) if p != patch => outcome(source, &p, want, rounds - 1),
+        _ => Outcome::Refused,
     }
 }

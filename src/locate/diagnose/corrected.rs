@@ -1,19 +1,33 @@
 //! The hunk rewritten with the file's real lines of the closest region.
 
-use similar::{capture_diff_slices, Algorithm, DiffOp};
-
 use super::region::Region;
 use super::text::{similarity, visible};
 use crate::level::{normalized, Level};
-use crate::locate::index::LineIndex;
+use similar::{capture_diff_slices, Algorithm, DiffOp};
+use std::ops::Range;
+
+use crate::locate::index::{Budget, LineIndex, Pattern};
 use crate::locate::HunkRef;
-use crate::patch::LineKind;
+use crate::patch::{Line as HunkLine, LineKind};
 
 /// A corrected hunk and the list of lines that differ from the patch.
 pub(super) struct Corrected {
     pub text: String,
     pub differences: String,
+    /// The file lines (0-based, in order) the corrected hunk's old side quotes.
+    pub old_lines: Vec<usize>,
+    /// Every `-` line of the patch maps to a file line similar to it: the correction removes
+    /// what the patch meant to remove, not some other line.
+    pub faithful: bool,
 }
+
+/// How similar a `-` line must be to the file line it is mapped to for the correction to
+/// keep the patch's meaning.
+const DELETE_SIMILARITY: f64 = 0.5;
+
+/// How similar a line with a letter or digit must be to its file line to count as evidence
+/// that the region is the place the hunk means.
+const ANCHOR_SIMILARITY: f64 = 0.8;
 
 /// How a hunk's old side aligns to a window of the file.
 struct Alignment {
@@ -107,75 +121,172 @@ fn align(old: &[&str], region: &[&str]) -> Alignment {
     }
 }
 
+/// The corrected hunk being written.
+struct Writer<'r> {
+    region: &'r [&'r str],
+    /// File line of `region[0]`.
+    lo: usize,
+    text: String,
+    differences: Vec<String>,
+    old_lines: Vec<usize>,
+    faithful: bool,
+    /// A line with a letter or digit that the file has (nearly) as the patch quotes it:
+    /// without one, the region shares only punctuation with the hunk.
+    anchored: bool,
+    /// The last line written was an added line.
+    after_add: bool,
+    /// The last old-side line of the patch is not in the file.
+    dropped: bool,
+}
+
+impl Writer<'_> {
+    fn note(&mut self, difference: String) {
+        if self.differences.len() < 8 {
+            self.differences.push(difference);
+        }
+    }
+
+    fn added(&mut self, text: &str) {
+        self.faithful &= !self.dropped;
+        self.text.push('+');
+        self.text.push_str(text);
+        self.text.push('\n');
+        self.after_add = true;
+    }
+
+    /// File line `j` of the region, which the hunk skips, as context.
+    fn skipped(&mut self, j: usize) {
+        // Right after added lines, whether they go before or after it is a guess.
+        self.faithful &= !self.after_add;
+        self.old_lines.push(self.lo + j);
+        self.text.push(' ');
+        self.text.push_str(self.region[j]);
+        self.text.push('\n');
+        let d = format!(
+            "  file line {} {} is missing from the hunk",
+            self.lo + j + 1,
+            visible(self.region[j])
+        );
+        self.note(d);
+    }
+
+    /// An old-side line of the patch, written as the file line `at` it aligns to, if any.
+    fn old(&mut self, line: &HunkLine, at: Option<usize>) {
+        let after_add = std::mem::replace(&mut self.after_add, false);
+        self.dropped = false;
+        let Some(j) = at else {
+            // A context line the file does not have, next to added lines, held their edge.
+            self.faithful &= line.kind == LineKind::Context && !after_add;
+            self.dropped = true;
+            let d = format!(
+                "  patch line {} {} is not in the file",
+                line.patch_line,
+                visible(&line.text)
+            );
+            return self.note(d);
+        };
+        let real = self.region[j];
+        self.old_lines.push(self.lo + j);
+        let similar = similarity(&line.text, real);
+        self.anchored |=
+            similar >= ANCHOR_SIMILARITY && line.text.chars().any(char::is_alphanumeric);
+        if line.kind == LineKind::Delete && similar < DELETE_SIMILARITY {
+            self.faithful = false;
+        }
+        self.text.push(if line.kind == LineKind::Context {
+            ' '
+        } else {
+            '-'
+        });
+        self.text.push_str(real);
+        self.text.push('\n');
+        if real != line.text {
+            let d = format!(
+                "  patch line {} {}\n  file line  {} {}",
+                line.patch_line,
+                visible(&line.text),
+                self.lo + j + 1,
+                visible(real)
+            );
+            self.note(d);
+        }
+    }
+}
+
 /// Writes the corrected hunk: the patch's anchors and added lines, the old side replaced by
 /// the window lines it aligns to, and window lines the hunk skipped as context.
 fn render(cx: &HunkRef<'_>, region: &[&str], lo: usize, a: &Alignment) -> Corrected {
     let in_span = |j: &usize| *j >= a.span.0 && *j <= a.span.1;
-    let mut text = String::new();
+    let mut w = Writer {
+        region,
+        lo,
+        text: String::new(),
+        differences: Vec::new(),
+        old_lines: Vec::new(),
+        faithful: true,
+        anchored: false,
+        after_add: false,
+        dropped: false,
+    };
     for anchor in &cx.hunk.anchors {
-        text.push_str(&format!("@@ {}\n", anchor.text));
+        w.text.push_str(&format!("@@ {}\n", anchor.text));
     }
     if cx.hunk.anchors.is_empty() {
-        text.push_str("@@\n");
+        w.text.push_str("@@\n");
     }
-    let mut differences = Vec::new();
     let mut k = 0usize; // old-side index
     for line in &cx.hunk.lines {
         if line.kind == LineKind::Add {
-            text.push('+');
-            text.push_str(&line.text);
-            text.push('\n');
+            w.added(&line.text);
             continue;
         }
         for &j in a.extra_before[k].iter().filter(|j| in_span(j)) {
-            text.push(' ');
-            text.push_str(region[j]);
-            text.push('\n');
-            if differences.len() < 8 {
-                differences.push(format!(
-                    "  file line {} {} is missing from the hunk",
-                    lo + j + 1,
-                    visible(region[j])
-                ));
-            }
+            w.skipped(j);
         }
-        let prefix = if line.kind == LineKind::Context {
-            ' '
-        } else {
-            '-'
-        };
-        match a.map[k] {
-            Some(j) => {
-                text.push(prefix);
-                text.push_str(region[j]);
-                text.push('\n');
-                if region[j] != line.text && differences.len() < 8 {
-                    differences.push(format!(
-                        "  patch line {} {}\n  file line  {} {}",
-                        line.patch_line,
-                        visible(&line.text),
-                        lo + j + 1,
-                        visible(region[j])
-                    ));
-                }
-            }
-            None => {
-                if differences.len() < 8 {
-                    differences.push(format!(
-                        "  patch line {} {} is not in the file",
-                        line.patch_line,
-                        visible(&line.text)
-                    ));
-                }
-            }
-        }
+        w.old(line, a.map[k]);
         k += 1;
     }
-    if differences.is_empty() {
-        differences.push("  (the lines match only in a different order)".to_string());
+    if w.differences.is_empty() {
+        w.differences
+            .push("  (the lines match only in a different order)".to_string());
     }
+    // A pure insertion is held only by its context: with a line of it missing from the file,
+    // where the added lines go is a guess.
+    let insertion = !cx.hunk.lines.iter().any(|l| l.kind == LineKind::Delete);
+    let dropped = a.map.iter().any(Option::is_none);
     Corrected {
-        text,
-        differences: differences.join("\n"),
+        text: w.text,
+        differences: w.differences.join("\n"),
+        old_lines: w.old_lines,
+        faithful: w.faithful && w.anchored && !(insertion && dropped),
+    }
+}
+
+impl Corrected {
+    /// Whether the corrected hunk can be offered: it keeps the patch's `-` lines and where its
+    /// added lines go, its old side is a run of consecutive file lines, and that run occurs
+    /// exactly once in `search` (where the engine will look for it), so resending it lands on
+    /// the lines it quotes. `Err` says why not, for the message.
+    pub(super) fn check(
+        &self,
+        index: &mut LineIndex<'_>,
+        search: Range<usize>,
+        budget: &mut Budget,
+    ) -> Result<(), &'static str> {
+        const UNFAITHFUL: &str = "with the file's lines there, the hunk would remove other lines \
+                                  than it quotes, or where its added lines go would be a guess";
+        let (Some(&first), Some(&last)) = (self.old_lines.first(), self.old_lines.last()) else {
+            return Err(UNFAITHFUL);
+        };
+        let consecutive = self.old_lines.windows(2).all(|w| w[1] == w[0] + 1);
+        if !self.faithful || !consecutive || first < search.start || last >= search.end {
+            return Err(UNFAITHFUL);
+        }
+        let lines = index.lines();
+        let mut pattern = Pattern::new((first..=last).map(|j| lines.get(j)).collect());
+        match index.find_windows(&mut pattern, Level::Exact, search, 2, budget) {
+            Ok(found) if found == [first] => Ok(()),
+            _ => Err("the file's lines there occur more than once"),
+        }
     }
 }

@@ -42,8 +42,12 @@ pub(crate) fn not_found(
     let mut diagnostics = cx.diagnostics();
     // Diagnostics get a budget of their own, proportional to the file.
     let mut budget = Budget::new(20_000_000 + 20 * n as u64);
+    // Where the lines are found outside the anchor's block, a correction inside it would
+    // rewrite other lines than the ones the patch quotes.
+    let mut correct = true;
     if let Some(a) = anchor {
         if let Some(elsewhere) = outside_block(index, old, a, opts, &mut budget) {
+            correct = false;
             message.push_str(&elsewhere.0);
             diagnostics.candidates = elsewhere.1;
             diagnostics.suggestion = elsewhere.2;
@@ -53,7 +57,7 @@ pub(crate) fn not_found(
         index,
         cx,
         old,
-        search,
+        (search, correct),
         &mut budget,
         &mut message,
         &mut diagnostics,
@@ -74,7 +78,7 @@ fn close_region(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
     old: &[&str],
-    search: Range<usize>,
+    (search, correct): (Range<usize>, bool),
     budget: &mut Budget,
     message: &mut String,
     diagnostics: &mut Diagnostics,
@@ -82,7 +86,7 @@ fn close_region(
     let region = if search.is_empty() {
         None
     } else {
-        closest_region(index, old, search, None, budget)
+        closest_region(index, old, search.clone(), None, budget)
     };
     let Some(r) = region.filter(|r| r.similarity >= 0.3) else {
         return false;
@@ -95,7 +99,17 @@ fn close_region(
         (r.similarity * 100.0).round(),
         corrected.differences
     ));
-    if corrected.text.len() <= MAX_CORRECTED {
+    let offer = if correct {
+        corrected.check(index, search, budget)
+    } else {
+        Err("its lines are found outside the anchor's block")
+    };
+    if let Err(why) = offer {
+        message.push_str(&format!(
+            "\nCopy the hunk's context and '-' lines exactly from the file (no corrected hunk \
+             is offered: {why})."
+        ));
+    } else if corrected.text.len() <= MAX_CORRECTED {
         message.push_str(&format!(
             "\nResend the hunk with the file's real lines:\n{}",
             corrected.text
