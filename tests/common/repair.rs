@@ -63,6 +63,14 @@ fn splice(lines: &[&str], span: (usize, usize), with: &[String]) -> String {
     s
 }
 
+/// Drops a hunk's trailing empty context lines and ends it with `*** End of File`.
+fn end_of_file(hunk: &mut Vec<String>) {
+    while hunk.len() > 1 && hunk.last().is_some_and(|l| l.trim().is_empty()) {
+        hunk.pop();
+    }
+    hunk.push("*** End of File".to_string());
+}
+
 /// The patch with the fix the error offers applied, or `None` when it offers none that can be
 /// applied mechanically.
 pub fn repaired(patch: &str, err: &Error) -> Option<(Fix, String)> {
@@ -82,7 +90,7 @@ pub fn repaired(patch: &str, err: &Error) -> Option<(Fix, String)> {
     let anchors = hunk.iter().take_while(|l| l.starts_with("@@")).count();
     let mut with: Vec<String> = hunk.iter().map(|l| l.to_string()).collect();
     let fix = if s == "*** End of File" {
-        with.push(s.to_string());
+        end_of_file(&mut with);
         Fix::EndOfFile
     } else if let Some(anchor) = s.strip_prefix("@@ ") {
         let on_anchor = d
@@ -149,7 +157,20 @@ pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String)> {
     let hunk = &lines[span.0..span.1];
     let anchors = hunk.iter().take_while(|l| l.starts_with("@@")).count();
     let mut out = Vec::new();
-    for sentence in err.message().lines() {
+    let msg = err.message();
+    if msg.contains("drop the empty line and end the hunk with \"*** End of File\"") {
+        // The trailing-empty-line ambiguity: the end-of-file reading is one candidate.
+        let n = msg
+            .split_once("it also fits the end of the file (line ")
+            .and_then(|(_, rest)| rest.split(',').next())
+            .and_then(|n| n.parse::<u32>().ok());
+        if let Some(n) = n {
+            let mut with: Vec<String> = hunk.iter().map(|l| l.to_string()).collect();
+            end_of_file(&mut with);
+            out.push((n, Fix::EndOfFile, splice(&lines, span, &with)));
+        }
+    }
+    for sentence in msg.lines() {
         let Some(rest) = sentence.strip_prefix("To pick line ") else {
             continue;
         };
