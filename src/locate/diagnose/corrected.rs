@@ -25,6 +25,10 @@ pub(super) struct Corrected {
 /// keep the patch's meaning.
 const DELETE_SIMILARITY: f64 = 0.5;
 
+/// How many file lines after the previous pair a patch line between two equal lines is
+/// compared with.
+const LOOKAHEAD: usize = 32;
+
 /// How similar a line with a letter or digit must be to its file line to count as evidence
 /// that the region is the place the hunk means.
 const ANCHOR_SIMILARITY: f64 = 0.8;
@@ -89,7 +93,9 @@ fn align(old: &[&str], region: &[&str]) -> Alignment {
     for (eo, ef) in equal_pairs(old, region) {
         let mut cursor = pf;
         for k in po..eo {
-            let best = (cursor..ef)
+            // Each patch line looks a bounded way ahead: the alignment stays linear in the
+            // hunk's length however little of it the file has.
+            let best = (cursor..ef.min(cursor + LOOKAHEAD))
                 .map(|j| (j, similarity(old[k], region[j])))
                 .filter(|&(_, s)| s >= 0.3)
                 .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));

@@ -91,6 +91,25 @@ fn close_region(
     let Some(r) = region.filter(|r| r.similarity >= 0.3) else {
         return false;
     };
+    if old.len() > MAX_CORRECTED_LINES {
+        // The line diff behind a correction grows with the square of a hunk this long, and
+        // the corrected hunk would be too long to quote.
+        message.push_str(&format!(
+            "\nThe closest place is lines {}–{} ({}% similar). The hunk has {} context and '-' \
+             lines: too many to correct here. Resend it in smaller hunks, with the lines copied \
+             exactly from the file.",
+            r.start + 1,
+            r.end,
+            (r.similarity * 100.0).round(),
+            old.len()
+        ));
+        diagnostics.closest = Some(ClosestRegion {
+            start_line: r.start as u32 + 1,
+            end_line: r.end as u32,
+            similarity: r.similarity,
+        });
+        return true;
+    }
     let corrected = corrected_hunk(index, cx, old, &r);
     message.push_str(&format!(
         "\nThe closest place is lines {}–{} ({}% similar). Lines that differ:\n{}",
@@ -180,6 +199,9 @@ fn outside_block(
         suggestion,
     ))
 }
+
+/// The most context and `-` lines a hunk can have for a corrected hunk to be computed.
+const MAX_CORRECTED_LINES: usize = 2000;
 
 /// The largest corrected hunk quoted in a message.
 const MAX_CORRECTED: usize = 64 * 1024;
