@@ -25,6 +25,11 @@ impl Budget {
         Budget { limit, used: 0 }
     }
 
+    /// The allowance, in units of work.
+    pub(crate) fn limit(&self) -> u64 {
+        self.limit
+    }
+
     /// Charges `units` of work; fails with [`Status::SearchBudget`] past the limit.
     pub(crate) fn charge(&mut self, units: u64) -> Result<(), Error> {
         self.used = self.used.saturating_add(units);

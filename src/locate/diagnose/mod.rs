@@ -17,7 +17,7 @@ pub(crate) use ambiguous::{
 pub(crate) use anchor::{anchor_ambiguous, anchor_not_found};
 pub(crate) use not_found::not_found;
 pub(crate) use placed::{
-    already_applied_error, fuzz_limit, overlapping, overlaps_placed, removed_lines,
+    already_applied_error, fuzz_limit, over_budget, overlapping, overlaps_placed, removed_lines,
 };
 pub(crate) use region::closest_region;
 pub(crate) use text::similarity;

@@ -1,6 +1,9 @@
 //! Errors about hunks that were placed: already applied, over the fuzz limit, overlapping.
 
+use rustc_hash::FxHashSet;
+
 use crate::error::{Diagnostics, Error, Status};
+use crate::locate::index::LineIndex;
 use crate::locate::{HunkRef, Placement};
 use crate::patch::{Hunk, LineKind};
 
@@ -144,5 +147,49 @@ pub(crate) fn overlaps_placed(
             candidates: vec![start as u32 + 1],
             ..cx.diagnostics()
         },
+    )
+}
+
+/// The search-budget error, blaming what used the budget up: hunks out of file order (each
+/// searches the whole file), a repetitive file, or else the hunk's lines being too common.
+pub(crate) fn over_budget(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    hunks: usize,
+    placed: &[Placement],
+    limit: u64,
+) -> Error {
+    let n = index.len();
+    let backwards = placed.iter().filter(|p| p.out_of_order).count();
+    let lines = index.lines();
+    let distinct: FxHashSet<&str> = (0..n).map(|i| lines.get(i)).take(1 << 20).collect();
+    let why = if backwards > 0 {
+        format!(
+            " {backwards} of the {} hunks placed before it come before the hunk above them in \
+             the file, and each such hunk is searched for in the whole file: write the hunks \
+             in file order.",
+            placed.len()
+        )
+    } else if distinct.len() * 4 < n.min(1 << 20) {
+        format!(
+            " The file is very repetitive ({} distinct lines of {n}): add an \"@@\" anchor \
+             line or more distinctive context so the place is easier to find.",
+            distinct.len()
+        )
+    } else {
+        " Add an \"@@\" anchor line or more distinctive context so the place is easier to \
+         find."
+            .to_string()
+    };
+    Error::new(
+        Status::SearchBudget,
+        format!(
+            "{} of {}: placing the patch's hunks took more than the search budget of {limit} \
+             line comparisons (hunk {} of {hunks}, a file of {n} lines).{why}",
+            cx.hunk_label(),
+            cx.file_name(),
+            cx.hunk_index + 1,
+        ),
+        cx.diagnostics(),
     )
 }
