@@ -120,6 +120,19 @@ fn best_window(
 ) -> Option<Region> {
     let lines = index.lines();
     let m = old.len();
+    // The windows are ranked on at most SCORED_LINES line comparisons in all (evenly spaced
+    // lines of a long hunk); the winner is then scored on every line.
+    let step = (m * diagonals.len()).div_ceil(SCORED_LINES).max(1);
+    let score = |start: usize, end: usize, step: usize| -> f64 {
+        let (mut total, mut count) = (0.0, 0usize);
+        for (k, p) in old.iter().enumerate().step_by(step) {
+            if start + k < end {
+                total += similarity(lines.get(start + k), p);
+            }
+            count += 1;
+        }
+        total / count.max(1) as f64
+    };
     let mut best: Option<Region> = None;
     for &(d, _) in diagonals {
         let start = d.clamp(range.start as isize, range.end as isize - 1) as usize;
@@ -127,13 +140,7 @@ fn best_window(
         if exclude.is_some_and(|x| start < x.end && x.start < end.max(start + 1)) {
             continue;
         }
-        let mut total = 0.0;
-        for (k, p) in old.iter().enumerate() {
-            if start + k < end {
-                total += similarity(lines.get(start + k), p);
-            }
-        }
-        let s = total / m as f64;
+        let s = score(start, end, step);
         if best.as_ref().is_none_or(|b| s > b.similarity) {
             best = Some(Region {
                 start,
@@ -142,5 +149,13 @@ fn best_window(
             });
         }
     }
+    if step > 1 {
+        if let Some(b) = best.as_mut() {
+            b.similarity = score(b.start, b.end, 1);
+        }
+    }
     best
 }
+
+/// How many line comparisons rank the candidate windows of one hunk.
+const SCORED_LINES: usize = 1 << 16;
