@@ -150,11 +150,37 @@ fn errors_carry_their_fields() {
     assert_eq!(e.status(), Status::ContextNotFound);
     let d = e.diagnostics();
     assert_eq!(d.closest.as_ref().map(|c| c.start_line), Some(5));
-    assert_eq!(
-        d.corrected_hunk.as_deref(),
-        Some("@@ fn load\n-    x = 1;\n+    x = 2;\n")
-    );
+    // The only line of the hunk differs: deleting `x = 1` instead of `x = 3` would be another
+    // edit, so no corrected hunk is offered, and the message says why.
+    assert_eq!(d.corrected_hunk, None);
     assert!(e.message().contains("\"····x·=·3;\""), "{}", e.message());
+    assert!(
+        e.message().contains("no corrected hunk is offered"),
+        "{}",
+        e.message()
+    );
+
+    // With a context line the file has, the region is the place, and the correction is
+    // offered (the engine has checked that it lands there and only there).
+    let src = "fn load() {\n    let a = read();\n    x = 1;\n}\n";
+    let patch = "@@\n     let a = read();\n-    x = 3;\n+    x = 2;\n";
+    let e = apply(src, patch, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(e.status(), Status::ContextNotFound);
+    let corrected = e.diagnostics().corrected_hunk.clone();
+    assert_eq!(
+        corrected.as_deref(),
+        Some("@@\n     let a = read();\n-    x = 1;\n+    x = 2;\n")
+    );
+    let fixed = apply(
+        src,
+        &corrected.unwrap_or_default(),
+        Mode::Update,
+        &Options::default(),
+    );
+    assert_eq!(
+        fixed.map(|r| r.text).ok().as_deref(),
+        Some("fn load() {\n    let a = read();\n    x = 2;\n}\n")
+    );
 }
 
 /// `Diagnostics::hunk` counts hunks as people and the message do: the first hunk is 1. Each

@@ -391,3 +391,53 @@ fn every_success_is_the_intended_edit() {
     // good share must apply, or the oracle would test nothing.
     assert!(ok * 4 > total, "only {ok} of {total} cases applied");
 }
+
+#[path = "common/repair.rs"]
+mod repair;
+
+/// The repair rate (issue 15 item 4): every refused case's offered fix (corrected hunk,
+/// suggested anchor or context line; for an ambiguity, the fix of the place the patch means)
+/// is applied as a model would resend it, refusal after refusal, and must give the intended
+/// text or be refused again: never another edit.
+#[test]
+fn every_offered_fix_repairs_or_is_refused() {
+    use std::collections::BTreeMap;
+    let total = cases();
+    let (mut refused, mut offered, mut intended) = (0u64, 0u64, 0u64);
+    let mut by_status: BTreeMap<String, (u64, u64, u64)> = BTreeMap::new();
+    let mut wrong = Vec::new();
+    for seed in 0..total {
+        let (source, patch, want) = case(seed);
+        let Err(err) = apply(&source, &patch, Mode::Update, &Options::default()) else {
+            continue;
+        };
+        refused += 1;
+        let entry = by_status.entry(format!("{:?}", err.status())).or_default();
+        entry.0 += 1;
+        if repair::choices(&patch, &err).is_empty() && repair::repaired(&patch, &err).is_none() {
+            continue;
+        }
+        offered += 1;
+        entry.1 += 1;
+        match repair::outcome(&source, &patch, &want, repair::ROUNDS) {
+            repair::Outcome::Intended => {
+                intended += 1;
+                entry.2 += 1;
+            }
+            repair::Outcome::Wrong => wrong.push(format!(
+                "seed {seed}: a fix gives another edit\n--- source\n{source:?}\n--- patch\n{patch:?}\n--- message\n{}",
+                err.message()
+            )),
+            repair::Outcome::Refused => {}
+        }
+    }
+    eprintln!(
+        "repair (oracle): {total} cases, {refused} refused, {offered} offer a fix, {intended} \
+         repaired as intended, {} wrong",
+        wrong.len()
+    );
+    for (status, (r, o, i)) in &by_status {
+        eprintln!("  {status}: {r} refused, {o} offer a fix, {i} repaired");
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -25,6 +25,11 @@ impl Budget {
         Budget { limit, used: 0 }
     }
 
+    /// The allowance, in units of work.
+    pub(crate) fn limit(&self) -> u64 {
+        self.limit
+    }
+
     /// Charges `units` of work; fails with [`Status::SearchBudget`] past the limit.
     pub(crate) fn charge(&mut self, units: u64) -> Result<(), Error> {
         self.used = self.used.saturating_add(units);
@@ -466,12 +471,40 @@ impl<'a> LineIndex<'a> {
             return Ok(out);
         }
         let a_ends_word = a.chars().next_back().is_some_and(is_word_char);
+        // A prefix is judged on the head of a long line: normalising all of it for every
+        // anchor would cost the whole file per hunk.
+        let head_len = a.len() * 4 + 256;
         for i in range {
             let line = self.lines.get(i);
             let norm = match level {
                 Level::Exact => line,
                 Level::TrimEnd => trim_end_ws(line),
                 Level::Trim => trim_ws(line),
+                _ if line.len() > 2 * head_len => {
+                    let mut cut = head_len;
+                    while !line.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    let head = normalize(&line[..cut], level, &mut self.scratch);
+                    if head.len() >= a.len() + 64 {
+                        // Long enough that its start is the start of the whole line's form.
+                        let mut keep = head.len() - 32;
+                        while !head.is_char_boundary(keep) {
+                            keep -= 1;
+                        }
+                        let hit = head[..keep].starts_with(a.as_str())
+                            && (!a_ends_word
+                                || !head[a.len()..].chars().next().is_some_and(is_word_char));
+                        if hit {
+                            out.push(i);
+                            if out.len() >= limit {
+                                break;
+                            }
+                        }
+                        continue;
+                    }
+                    normalize(line, level, &mut self.scratch)
+                }
                 _ => normalize(line, level, &mut self.scratch),
             };
             // A prefix ends at a token boundary: `def run` never finds `def run_server():`.

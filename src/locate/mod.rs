@@ -134,7 +134,13 @@ pub(crate) fn locate_hunks(
             (&placements, i.checked_sub(1).map(|k| &hunks[k])),
             opts,
             &mut budget,
-        )?;
+        )
+        .map_err(|e| match e.status() {
+            crate::error::Status::SearchBudget => {
+                diagnose::over_budget(&mut index, &cx, hunks.len(), &placements, budget.limit())
+            }
+            _ => e,
+        })?;
         if p.already_applied && opts.already_applied_is_error {
             return Err(diagnose::already_applied_error(&cx, &p));
         }

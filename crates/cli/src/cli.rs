@@ -63,7 +63,10 @@ Examples:
   v4a diff /dev/null new.txt --path docs/new.txt   (an Add File patch)
 
 The patch applies back exactly: `v4a apply` of it on OLD gives NEW byte for byte. Each hunk
-gets enough context, or an @@ anchor, to match one place only.")]
+gets enough context, or an @@ anchor, to match one place only. A change of line terminators
+or of the byte order mark cannot be carried by a V4A patch (apply keeps the file's own): when
+NEW also makes one, the patch carries the rest and a warning says what it leaves out; when it
+is NEW's only change, there is no patch (exit status 1).")]
     Diff(DiffArgs),
     /// Finish or undo an apply that a crash interrupted (DIR/.v4a/journal)
     #[command(after_help = "\

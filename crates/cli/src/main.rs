@@ -11,6 +11,7 @@ mod failure;
 mod json;
 mod mcp;
 mod render;
+mod restyle;
 
 use std::collections::HashMap;
 use std::io::{self, IsTerminal, Read, Write as _};
@@ -264,7 +265,34 @@ fn diff(args: &DiffArgs) -> Result<(), Failure> {
         max_context: GenerateOptions::default().max_context.max(args.context),
     };
     let patch = match (old, new) {
-        (Some(old), Some(new)) => v4a::make_patch(&old, &new, &path, &gen)?,
+        (Some(old), Some(new)) => {
+            let restyled = restyle::to_style_of(&old, &new);
+            let what = restyled.dropped.join(" and ");
+            if restyled.dropped.is_empty() {
+                v4a::make_patch(&old, &new, &path, &gen)?
+            } else if restyled.text == old {
+                return Err(Failure::Patch(v4a::Error::simple(
+                    v4a::Status::InvalidArgument,
+                    format!(
+                        "{path}: NEW differs from OLD only in that it {what}, which a V4A patch \
+                         cannot carry (`v4a apply` keeps each file's own line terminators and \
+                         byte order mark), so there is no patch to print. Convert the file \
+                         itself (for example with dos2unix or unix2dos)."
+                    ),
+                )));
+            } else {
+                let patch = v4a::make_patch(&old, &restyled.text, &path, &gen)?;
+                eprintln!(
+                    "{}",
+                    v4a_workspace::escape_message(&format!(
+                        "v4a: warning: {path}: NEW also {what}, which a V4A patch cannot carry \
+                         (`v4a apply` keeps each file's own line terminators and byte order \
+                         mark): applying this patch to OLD gives NEW's lines in OLD's style."
+                    ))
+                );
+                patch
+            }
+        }
         (None, Some(new)) => v4a::make_add_patch(&path, &new),
         (Some(_), None) => v4a::make_delete_patch(&path),
         (None, None) => {

@@ -1283,6 +1283,100 @@ fn diff_output_applies_back_exactly() {
     }
 }
 
+/// `v4a diff OLD NEW` for texts that differ in their line terminators or BOM, which a V4A
+/// patch cannot carry: the patch it prints (if any) and its exit status and stderr.
+fn diff_of(old: &str, new: &str) -> (Scene, Output) {
+    let s = Scene::new(&[("src/f.txt", old)]);
+    let (o, n) = (s.tmp.path().join("old"), s.tmp.path().join("new"));
+    fs::write(&o, old).expect("old");
+    fs::write(&n, new).expect("new");
+    let mut c = v4a();
+    c.arg("diff").arg(&o).arg(&n).args(["--path", "src/f.txt"]);
+    let out = run_with(c, None);
+    (s, out)
+}
+
+#[test]
+fn diff_of_a_terminator_or_bom_change_alone_prints_no_patch_and_says_why() {
+    let cases = [
+        (
+            "a\nb\n",
+            "a\r\nb\r\n",
+            "changes the line terminators from LF to CRLF",
+        ),
+        (
+            "a\r\nb\r\n",
+            "a\nb\n",
+            "changes the line terminators from CRLF to LF",
+        ),
+        ("a\nb\n", "\u{feff}a\nb\n", "adds a byte order mark"),
+        ("\u{feff}a\r\nb", "a\r\nb", "removes the byte order mark"),
+        (
+            "a\nb\n",
+            "\u{feff}a\r\nb\r\n",
+            "adds a byte order mark and changes the line terminators from LF to CRLF",
+        ),
+    ];
+    for (old, new, what) in cases {
+        let (_s, out) = diff_of(old, new);
+        assert_eq!(code(&out), 1, "{old:?} -> {new:?}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "", "{old:?} -> {new:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("NEW differs from OLD only in that it {what}"))
+                && err.contains("no patch to print"),
+            "{old:?} -> {new:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn diff_with_a_terminator_or_bom_change_warns_and_keeps_the_files_style() {
+    // (old, new, what the warning names, the file after applying the printed patch to old)
+    let cases = [
+        (
+            "a\nb\nc\n",
+            "a\r\nB\r\nc\r\n",
+            "changes the line terminators from LF to CRLF",
+            "a\nB\nc\n",
+        ),
+        (
+            "a\r\nb\r\n",
+            "a\nb\nc\n",
+            "changes the line terminators from CRLF to LF",
+            "a\r\nb\r\nc\r\n",
+        ),
+        (
+            "\u{feff}x\ny\n",
+            "x\nY\n",
+            "removes the byte order mark",
+            "\u{feff}x\nY\n",
+        ),
+        ("x\ny\n", "\u{feff}x\ny", "adds a byte order mark", "x\ny"),
+    ];
+    for (old, new, what, after) in cases {
+        let (s, out) = diff_of(old, new);
+        assert_eq!(code(&out), 0, "{old:?} -> {new:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("warning: src/f.txt: NEW also {what}")),
+            "{old:?} -> {new:?}: {err}"
+        );
+        let patch = stdout(&out);
+        let applied = s.apply(&patch, &[]);
+        assert_eq!(code(&applied), 0, "{patch}\n{}", stderr(&applied));
+        assert_eq!(
+            String::from_utf8(fs::read(s.work().join("src/f.txt")).expect("f")).expect("utf-8"),
+            after,
+            "{patch}"
+        );
+    }
+    // Mixed terminators in OLD give no style to convert to: the engine's refusal stands.
+    let (_s, out) = diff_of("a\r\nb\n", "a\nc\n");
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains("cannot express"), "{}", stderr(&out));
+}
+
 #[test]
 fn diff_against_dev_null_adds_and_deletes() {
     let s = Scene::new(&[("gone.txt", "bye\n")]);

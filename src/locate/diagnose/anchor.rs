@@ -1,0 +1,199 @@
+//! Errors for an `@@` anchor that is ambiguous or not found where it is searched.
+
+use super::text::{closest_lines, line_list};
+use crate::error::{Diagnostics, Error, Status};
+use crate::locate::anchor::{enclosing_header, AnchorMatch};
+use crate::locate::index::{Budget, LineIndex};
+use crate::locate::HunkRef;
+use crate::options::Options;
+use crate::patch::Anchor;
+
+/// An anchor line that occurs more than once where it is searched.
+pub(crate) fn anchor_ambiguous(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    anchor: &Anchor,
+    found: &[usize],
+) -> Error {
+    let lines = line_list(found);
+    let mut suggestion = None;
+    let mut hints = Vec::new();
+    for &c in found.iter().take(3) {
+        if let Some(h) = enclosing_header(index, c, 2000) {
+            let text = index.lines().get(h).trim();
+            hints.push(format!(
+                "\"@@ {text}\" (line {}) before it to pick line {}",
+                h + 1,
+                c + 1
+            ));
+        }
+    }
+    if !hints.is_empty() {
+        suggestion = Some(format!(
+            "Stack an anchor naming the enclosing block: {}.",
+            hints.join("; or ")
+        ));
+    }
+    let message = format!(
+        "{}: the anchor \"@@ {}\" (patch line {}) matches {} lines in {}: lines {}. {}",
+        cx.hunk_label(),
+        anchor.text,
+        anchor.patch_line,
+        found.len(),
+        cx.file_name(),
+        lines,
+        suggestion
+            .clone()
+            .unwrap_or_else(|| "Use a more specific anchor line.".to_string())
+    );
+    Error::new(
+        Status::Ambiguous,
+        message,
+        Diagnostics {
+            patch_line: Some(anchor.patch_line),
+            candidates: found.iter().map(|&c| c as u32 + 1).collect(),
+            suggestion,
+            ..cx.diagnostics()
+        },
+    )
+}
+
+/// An anchor that is not found where it is searched (for an inner anchor: inside the block of
+/// the anchor before it). When it occurs elsewhere, the message says where.
+pub(crate) fn anchor_not_found(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    anchor: &Anchor,
+    k: usize,
+    outer: Option<&AnchorMatch>,
+    opts: &Options,
+    budget: &mut Budget,
+) -> Error {
+    let n = index.len();
+    let range = outer.map_or(0..n, |o| o.body());
+    let close = closest_lines(index, &anchor.text, range.clone(), 3, budget);
+    let where_ = match outer {
+        Some(o) => format!(
+            " inside the block of the anchor before it (line {}, block lines {}–{})",
+            o.line + 1,
+            o.block.start + 1,
+            o.block.end
+        ),
+        None => String::new(),
+    };
+    let mut message = format!(
+        "{}: the anchor \"@@ {}\" (patch line {}) was not found in {}{}.",
+        cx.hunk_label(),
+        anchor.text,
+        anchor.patch_line,
+        cx.file_name(),
+        where_
+    );
+    let mut candidates: Vec<u32> = Vec::new();
+    let mut suggestion = None;
+    if outer.is_some() {
+        if let Some((text, lines, anchor_hint)) = anchor_elsewhere(index, anchor, opts) {
+            message.push_str(&text);
+            candidates = lines;
+            suggestion = anchor_hint;
+        }
+    }
+    if candidates.is_empty() {
+        let (text, hint) = closest_anchor_lines(index, &close, k > 0);
+        message.push_str(&text);
+        suggestion = hint;
+        candidates = close.iter().map(|&(l, _)| l as u32 + 1).collect();
+    }
+    Error::new(
+        Status::AnchorNotFound,
+        message,
+        Diagnostics {
+            patch_line: Some(anchor.patch_line),
+            candidates,
+            suggestion,
+            ..cx.diagnostics()
+        },
+    )
+}
+
+/// The part of an anchor-not-found message that names the lines closest to the anchor, and
+/// the first of them as a suggested anchor (`inner`: the anchor is not the first of its hunk).
+fn closest_anchor_lines(
+    index: &mut LineIndex<'_>,
+    close: &[(usize, f64)],
+    inner: bool,
+) -> (String, Option<String>) {
+    let suggestion = close
+        .first()
+        .map(|&(line, _)| format!("@@ {}", index.lines().get(line).trim_end()));
+    if close.is_empty() {
+        return (
+            " Copy the anchor text from a real line of the file, or use a bare \"@@\".".to_string(),
+            suggestion,
+        );
+    }
+    let shown: Vec<String> = close
+        .iter()
+        .map(|&(l, s)| {
+            format!(
+                "line {} {:?} ({}% similar)",
+                l + 1,
+                index.lines().get(l).trim(),
+                (s * 100.0).round()
+            )
+        })
+        .collect();
+    let text = format!(
+        " Closest: {}. Copy the anchor text from a real line of the file{}.",
+        shown.join(", "),
+        if inner {
+            ", or drop the inner anchor"
+        } else {
+            ""
+        }
+    );
+    (text, suggestion)
+}
+
+/// Where an inner anchor is found outside the outer anchor's block, if anywhere: the message
+/// part, the 1-based lines, and the header of the block that holds the first one.
+fn anchor_elsewhere(
+    index: &mut LineIndex<'_>,
+    anchor: &Anchor,
+    opts: &Options,
+) -> Option<(String, Vec<u32>, Option<String>)> {
+    let n = index.len();
+    let mut b = Budget::new(2_000_000 + 4 * n as u64);
+    let elsewhere: Vec<usize> = opts.max_level.up_to().iter().find_map(|&l| {
+        let f = index
+            .find_line(&anchor.text, l, false, 0..n, 3, &mut b)
+            .unwrap_or_default();
+        (!f.is_empty()).then_some(f)
+    })?;
+    let places: Vec<String> = elsewhere
+        .iter()
+        .map(|&e| match enclosing_header(index, e, 5000) {
+            Some(h) => format!(
+                "line {}, inside \"{}\" (line {})",
+                e + 1,
+                index.lines().get(h).trim(),
+                h + 1
+            ),
+            None => format!("line {}", e + 1),
+        })
+        .collect();
+    let text = format!(
+        " It is at {}, outside that block: the anchors disagree. Name the block that holds it, \
+         or drop the outer anchor.",
+        places.join("; and at ")
+    );
+    let hint = elsewhere
+        .first()
+        .and_then(|&e| enclosing_header(index, e, 5000))
+        .map(|h| format!("@@ {}", index.lines().get(h).trim()));
+    Some((
+        text,
+        elsewhere.iter().map(|&e| e as u32 + 1).collect(),
+        hint,
+    ))
+}

@@ -1,0 +1,249 @@
+//! The repair rate (issue 15 item 4): a refused patch's offered fix applied mechanically, as a
+//! model that follows the message would, and the result compared with the intended text.
+
+#![allow(dead_code)]
+
+use v4a::{apply, Error, Mode, Options, Status};
+
+/// What a refusal offered, applied to the patch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fix {
+    /// The hunk replaced by `Diagnostics::corrected_hunk`.
+    CorrectedHunk,
+    /// An anchor line replaced by the suggested one.
+    ReplacedAnchor,
+    /// The suggested anchor added to the hunk.
+    AddedAnchor,
+    /// The suggested context line added at the start or the end of the hunk.
+    AddedContext,
+    /// `*** End of File` added to the hunk.
+    EndOfFile,
+}
+
+/// What the repaired patch did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The intended text.
+    Intended,
+    /// Refused again.
+    Refused,
+    /// Applied, but not as intended.
+    Wrong,
+}
+
+/// The line ranges (0-based, end exclusive) of the hunks of a one-file patch, in order.
+fn hunk_spans(lines: &[&str]) -> Vec<(usize, usize)> {
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut open: Option<usize> = None;
+    for (i, l) in lines.iter().enumerate() {
+        let starts = l.starts_with("@@") && (i == 0 || !lines[i - 1].starts_with("@@"));
+        let ends = l.starts_with("*** ") && *l != "*** End of File";
+        if starts || ends {
+            if let Some(s) = open.take() {
+                spans.push((s, i));
+            }
+        }
+        if starts {
+            open = Some(i);
+        }
+    }
+    if let Some(s) = open {
+        spans.push((s, lines.len()));
+    }
+    spans
+}
+
+/// The patch with lines `span` replaced by `with`.
+fn splice(lines: &[&str], span: (usize, usize), with: &[String]) -> String {
+    let mut out: Vec<String> = lines[..span.0].iter().map(|l| l.to_string()).collect();
+    out.extend(with.iter().cloned());
+    out.extend(lines[span.1..].iter().map(|l| l.to_string()));
+    let mut s = out.join("\n");
+    s.push('\n');
+    s
+}
+
+/// Drops a hunk's trailing empty context lines and ends it with `*** End of File`.
+fn end_of_file(hunk: &mut Vec<String>) {
+    while hunk.len() > 1 && hunk.last().is_some_and(|l| l.trim().is_empty()) {
+        hunk.pop();
+    }
+    hunk.push("*** End of File".to_string());
+}
+
+/// The patch with the fix the error offers applied, or `None` when it offers none that can be
+/// applied mechanically.
+pub fn repaired(patch: &str, err: &Error) -> Option<(Fix, String)> {
+    let d = err.diagnostics();
+    let lines: Vec<&str> = patch.lines().collect();
+    let spans = hunk_spans(&lines);
+    let span = *spans.get(d.hunk?)?;
+    let hunk = &lines[span.0..span.1];
+    if let Some(c) = &d.corrected_hunk {
+        let mut with: Vec<String> = c.lines().map(str::to_string).collect();
+        for tail in hunk.iter().rev().take_while(|l| l.starts_with("*** ")) {
+            with.push(tail.to_string());
+        }
+        return Some((Fix::CorrectedHunk, splice(&lines, span, &with)));
+    }
+    let s = d.suggestion.as_deref()?;
+    let anchors = hunk.iter().take_while(|l| l.starts_with("@@")).count();
+    let mut with: Vec<String> = hunk.iter().map(|l| l.to_string()).collect();
+    let fix = if s == "*** End of File" {
+        end_of_file(&mut with);
+        Fix::EndOfFile
+    } else if let Some(anchor) = s.strip_prefix("@@ ") {
+        let on_anchor = d
+            .patch_line
+            .map(|p| p as usize - 1)
+            .filter(|&p| p >= span.0 && p < span.0 + anchors && lines[p].starts_with("@@"));
+        match (err.status(), on_anchor) {
+            (Status::AnchorNotFound | Status::Ambiguous, Some(p)) => {
+                with[p - span.0] = format!("@@ {anchor}");
+                Fix::ReplacedAnchor
+            }
+            (Status::ContextNotFound, _) => {
+                // "use the anchor ... instead"
+                with.drain(..anchors);
+                with.insert(0, format!("@@ {anchor}"));
+                Fix::ReplacedAnchor
+            }
+            _ => {
+                if anchors == 1 && hunk[0].trim() == "@@" {
+                    with[0] = format!("@@ {anchor}");
+                } else {
+                    with.insert(anchors, format!("@@ {anchor}"));
+                }
+                Fix::AddedAnchor
+            }
+        }
+    } else if let Some(context) = s.strip_prefix(' ') {
+        let msg = err.message();
+        let start = format!("start the hunk with the context line \" {context}\"");
+        let end = format!("end the hunk with the context line \" {context}\"");
+        let first = msg.find(&start);
+        let last = msg.find(&end);
+        match (first, last) {
+            (Some(a), b) if b.is_none_or(|b| a < b) => with.insert(anchors, format!(" {context}")),
+            (_, Some(_)) => {
+                let at = with
+                    .iter()
+                    .rposition(|l| !l.starts_with("*** "))
+                    .map_or(with.len(), |i| i + 1);
+                with.insert(at, format!(" {context}"));
+            }
+            _ => return None,
+        }
+        Fix::AddedContext
+    } else {
+        return None;
+    };
+    Some((fix, splice(&lines, span, &with)))
+}
+
+/// How many refusals in a row a repair follows (one per failing hunk, as a model resends).
+pub const ROUNDS: usize = 8;
+
+/// For an ambiguity: each candidate's fix as the message words it (`To pick line N: ...`),
+/// applied to the patch, with the candidate's 1-based line. A model that knows which place it
+/// meant takes that candidate's fix.
+pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String)> {
+    let d = err.diagnostics();
+    let lines: Vec<&str> = patch.lines().collect();
+    let spans = hunk_spans(&lines);
+    let Some(&span) = d.hunk.and_then(|h| spans.get(h)) else {
+        return Vec::new();
+    };
+    let hunk = &lines[span.0..span.1];
+    let anchors = hunk.iter().take_while(|l| l.starts_with("@@")).count();
+    let mut out = Vec::new();
+    let msg = err.message();
+    if msg.contains("drop the empty line and end the hunk with \"*** End of File\"") {
+        // The trailing-empty-line ambiguity: the end-of-file reading is one candidate.
+        let n = msg
+            .split_once("it also fits the end of the file (line ")
+            .and_then(|(_, rest)| rest.split(',').next())
+            .and_then(|n| n.parse::<u32>().ok());
+        if let Some(n) = n {
+            let mut with: Vec<String> = hunk.iter().map(|l| l.to_string()).collect();
+            end_of_file(&mut with);
+            out.push((n, Fix::EndOfFile, splice(&lines, span, &with)));
+        }
+    }
+    for sentence in msg.lines() {
+        let Some(rest) = sentence.strip_prefix("To pick line ") else {
+            continue;
+        };
+        let Some((n, way)) = rest.split_once(": ") else {
+            continue;
+        };
+        let Ok(n) = n.parse::<u32>() else { continue };
+        let quoted = |prefix: &str| -> Option<String> {
+            let body = way.strip_prefix(prefix)?;
+            let end = body.find("\" (line ")?;
+            Some(body[..end].to_string())
+        };
+        let mut with: Vec<String> = hunk.iter().map(|l| l.to_string()).collect();
+        let fix = if let Some(a) = quoted("add the anchor \"@@ ") {
+            if anchors == 1 && hunk[0].trim() == "@@" {
+                with[0] = format!("@@ {a}");
+            } else {
+                with.insert(anchors, format!("@@ {a}"));
+            }
+            Fix::AddedAnchor
+        } else if let Some(c) = quoted("start the hunk with the context line \"") {
+            with.insert(anchors, c);
+            Fix::AddedContext
+        } else if let Some(c) = quoted("end the hunk with the context line \"") {
+            let at = with
+                .iter()
+                .rposition(|l| !l.starts_with("*** "))
+                .map_or(with.len(), |i| i + 1);
+            with.insert(at, c);
+            Fix::AddedContext
+        } else {
+            continue;
+        };
+        out.push((n, fix, splice(&lines, span, &with)));
+    }
+    out
+}
+
+/// Applies `patch` to `source`, following the fix of each refusal as a model would (up to
+/// `rounds` in all; for an ambiguity, the fix of the candidate it meant), and compares the
+/// result with `want`. `Wrong` also covers a fix "to pick line N" that lands elsewhere.
+pub fn outcome(source: &str, patch: &str, want: &str, rounds: usize) -> Outcome {
+    let err = match apply(source, patch, Mode::Update, &Options::default()) {
+        Ok(r) if r.text == want => return Outcome::Intended,
+        Ok(_) => return Outcome::Wrong,
+        Err(e) => e,
+    };
+    if rounds == 0 {
+        return Outcome::Refused;
+    }
+    if err.status() == Status::Ambiguous {
+        let picks = choices(patch, &err);
+        if !picks.is_empty() {
+            let mut best = Outcome::Refused;
+            for (n, _, p) in picks {
+                if let (Ok(r), Some(h)) = (
+                    apply(source, &p, Mode::Update, &Options::default()),
+                    err.diagnostics().hunk,
+                ) {
+                    let at = r.hunks.get(h).map_or(0, |x| x.old_start);
+                    if at != n && at + 1 != n {
+                        return Outcome::Wrong;
+                    }
+                }
+                if outcome(source, &p, want, rounds - 1) == Outcome::Intended {
+                    best = Outcome::Intended;
+                }
+            }
+            return best;
+        }
+    }
+    match repaired(patch, &err) {
+        Some((_, p)) if p != patch => outcome(source, &p, want, rounds - 1),
+        _ => Outcome::Refused,
+    }
+}
