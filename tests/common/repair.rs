@@ -77,7 +77,7 @@ pub fn repaired(patch: &str, err: &Error) -> Option<(Fix, String)> {
     let d = err.diagnostics();
     let lines: Vec<&str> = patch.lines().collect();
     let spans = hunk_spans(&lines);
-    let span = *spans.get(d.hunk?)?;
+    let span = *spans.get((d.hunk? as usize).checked_sub(1)?)?;
     let hunk = &lines[span.0..span.1];
     if let Some(c) = &d.corrected_hunk {
         let mut with: Vec<String> = c.lines().map(str::to_string).collect();
@@ -151,7 +151,7 @@ pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String)> {
     let d = err.diagnostics();
     let lines: Vec<&str> = patch.lines().collect();
     let spans = hunk_spans(&lines);
-    let Some(&span) = d.hunk.and_then(|h| spans.get(h)) else {
+    let Some(&span) = d.hunk.and_then(|h| spans.get((h as usize).checked_sub(1)?)) else {
         return Vec::new();
     };
     let hunk = &lines[span.0..span.1];
@@ -230,7 +230,10 @@ pub fn outcome(source: &str, patch: &str, want: &str, rounds: usize) -> Outcome 
                     apply(source, &p, Mode::Update, &Options::default()),
                     err.diagnostics().hunk,
                 ) {
-                    let at = r.hunks.get(h).map_or(0, |x| x.old_start);
+                    let at = r
+                        .hunks
+                        .get((h as usize).saturating_sub(1))
+                        .map_or(0, |x| x.old_start);
                     if at != n && at + 1 != n {
                         return Outcome::Wrong;
                     }
