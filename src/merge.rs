@@ -56,18 +56,24 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
     let cur = Lines::split(cur_body);
     let (base_full, cur_full) = (full_lines(&base), full_lines(&cur));
 
+    let new_full = full_lines(&new);
     let theirs = side_edits(&base_full, &cur_full);
+    // The patch's runs of `-` and `+` lines, each narrowed to the lines it really changes (a
+    // run may remove and re-add equal lines, as diff writers do around blank lines and braces):
+    // the merge then claims only those base lines, as a version-control merge would.
     let ours: Vec<Edit> = patched
         .changes
         .iter()
-        .map(|c| Edit {
-            base: c.old.clone(),
-            side: c.new.clone(),
-            hunk: c.hunk,
+        .flat_map(|c| {
+            let (old, new) = (&base_full[c.old.clone()], &new_full[c.new.clone()]);
+            side_edits(old, new).into_iter().map(move |e| Edit {
+                base: e.base.start + c.old.start..e.base.end + c.old.start,
+                side: e.side.start + c.new.start..e.side.end + c.new.start,
+                hunk: c.hunk,
+            })
         })
         .collect();
 
-    let new_full = full_lines(&new);
     if let Some((o, span)) = sliding_conflict(&base_full, &theirs, &cur_full, &ours, &new_full) {
         let at = |line| map_line(&theirs, line, false).min(cur.len());
         let cur_range = at(span.start)..at(span.end).max(at(span.start));
@@ -377,35 +383,55 @@ fn range_words(r: &Range<usize>) -> String {
     }
 }
 
-/// A hunk not found in the base nor in the current text: the engine's error, told that the
-/// file changed since the model read it, with the lines that changed.
+/// The most changes, and lines per change, [`drifted`] lists.
+const DRIFT_CHANGES: usize = 5;
+const DRIFT_LINES: usize = 4;
+
+/// A hunk found neither in the base nor in the current text: the current text's error `err`
+/// (its closest region and corrected hunk are the lines the model must resend against), told
+/// that the file changed since the model read it, which lines changed, and what they are now.
 pub(crate) fn drifted(err: Error, base: &str, current: &str) -> Error {
     let (_, b) = strip_bom(base);
     let (_, c) = strip_bom(current);
     let (bl, cl) = (Lines::split(b), Lines::split(c));
     let edits = side_edits(&full_lines(&bl), &full_lines(&cl));
-    let changed: Vec<String> = edits
-        .iter()
-        .take(5)
-        .map(|e| {
-            let r = e.side.clone();
-            if r.is_empty() {
-                format!("removed at line {}", r.start + 1)
-            } else {
-                range_words(&r)
-            }
-        })
-        .collect();
-    let more = if edits.len() > 5 {
-        format!(" and {} more", edits.len() - 5)
-    } else {
-        String::new()
-    };
-    let message = format!(
-        "{}\nThe file changed since the model read it (now {}{more}); the patch was checked \
-         against both versions.",
-        err.message(),
-        changed.join(", ")
+    let mut message = format!(
+        "{}\nThe file changed since the model read it; the patch was checked against both \
+         versions. What changed since (the current lines):\n",
+        err.message()
     );
+    for e in edits.iter().take(DRIFT_CHANGES) {
+        let (r, was) = (&e.side, e.base.len());
+        let was = match was {
+            0 => "added".to_string(),
+            1 => "was 1 line".to_string(),
+            n => format!("was {n} lines"),
+        };
+        if r.is_empty() {
+            let n = e.base.len();
+            let lines = if n == 1 { "line" } else { "lines" };
+            message.push_str(&format!(
+                "  {n} {lines} removed before line {}\n",
+                r.start + 1
+            ));
+            continue;
+        }
+        message.push_str(&format!("  {} ({was}):\n", range_words(r)));
+        for i in r.clone().take(DRIFT_LINES) {
+            message.push_str("  |");
+            message.push_str(cl.get(i));
+            message.push('\n');
+        }
+        if r.len() > DRIFT_LINES {
+            message.push_str(&format!("  ({} more lines)\n", r.len() - DRIFT_LINES));
+        }
+    }
+    if edits.len() > DRIFT_CHANGES {
+        message.push_str(&format!(
+            "  and {} more changes\n",
+            edits.len() - DRIFT_CHANGES
+        ));
+    }
+    message.pop();
     Error::new(err.status(), message, err.diagnostics().clone())
 }

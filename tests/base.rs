@@ -157,8 +157,9 @@ fn a_hunk_that_drifted_out_of_both_versions_says_the_file_changed() {
     assert_eq!(err.status(), Status::ContextNotFound);
     assert!(
         err.message().ends_with(
-            "\nThe file changed since the model read it (now line 2, line 4); the patch was \
-             checked against both versions."
+            "\nThe file changed since the model read it; the patch was checked against both \
+             versions. What changed since (the current lines):\n  line 2 (was 1 line):\n  |B\n  \
+             line 4 (added):\n  |d"
         ),
         "{}",
         err.message()
