@@ -57,11 +57,11 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
     let (base_full, cur_full) = (full_lines(&base), full_lines(&cur));
 
     let new_full = full_lines(&new);
-    let theirs = side_edits(&base_full, &cur_full);
+    let mut theirs = side_edits(&base_full, &cur_full);
     // The patch's runs of `-` and `+` lines, each narrowed to the lines it really changes (a
     // run may remove and re-add equal lines, as diff writers do around blank lines and braces):
     // the merge then claims only those base lines, as a version-control merge would.
-    let ours: Vec<Edit> = patched
+    let mut ours: Vec<Edit> = patched
         .changes
         .iter()
         .flat_map(|c| {
@@ -75,18 +75,23 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
         .collect();
 
     if let Some((o, span)) = sliding_conflict(&base_full, &theirs, &cur_full, &ours, &new_full) {
-        let at = |line| map_line(&theirs, line, false).min(cur.len());
-        let cur_range = at(span.start)..at(span.end).max(at(span.start));
+        // The current lines of the window, with the insertions at its end.
+        let at = |line, end| map_line(&theirs, line, end).min(cur.len());
+        let cur_range = at(span.start, false)..at(span.end, true).max(at(span.start, false));
         return Err(conflict(
             patched,
-            &base,
-            &cur,
-            &new,
-            &span,
-            &cur_range,
+            (&base, &cur, &new),
+            (&span, &cur_range),
             &[o],
+            SLIDES,
         ));
     }
+
+    // An insertion that could stand at several places (equal lines around it) and touches a
+    // change of the other side where it is: moved to a place where it touches none, when every
+    // place it could stand gives the same text (nothing of the other side inside its window).
+    relocate(&base_full, &new_full, &mut ours, &theirs);
+    relocate(&base_full, &cur_full, &mut theirs, &ours);
 
     let mut text = String::with_capacity(current.len() + patched.text.len() / 8);
     if bom {
@@ -139,7 +144,13 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
             if !t.is_empty() {
                 let theirs_text = rebuild(&base_full, &cur, span.clone(), t);
                 if theirs_text != ours_text {
-                    return Err(conflict(patched, &base, &cur, &new, &span, &cur_range, o));
+                    return Err(conflict(
+                        patched,
+                        (&base, &cur, &new),
+                        (&span, &cur_range),
+                        o,
+                        OVERLAPS,
+                    ));
                 }
             }
             let n = Lines::split(&ours_text).len();
@@ -210,9 +221,12 @@ fn slide_window(base: &[&str], side: &[&str], e: &Edit) -> Range<usize> {
     p - up..p + down
 }
 
-/// A pure insertion of the patch that could slide up to (or over) a change made since: which
+/// A pure insertion of the patch that could slide over a change made since (a change of the
+/// current text inside the base lines it could stand between, or an insertion there): which
 /// side of that change it belongs on is a guess, so it is a conflict (the patch's edit and the
-/// base lines it could stand between). Identical insertions are not. (The current side's
+/// base lines it could stand between). Identical insertions are not. A change that only ends
+/// where the window starts (or starts where it ends) is no guess: every place in the window
+/// gives the same text, and [`relocate`] moves the insertion off it. (The current side's
 /// insertions are taken as the diff aligns them, as a version-control merge does: the longest
 /// runs of unchanged lines stay together.)
 fn sliding_conflict(
@@ -222,21 +236,82 @@ fn sliding_conflict(
     ours: &[Edit],
     new: &[&str],
 ) -> Option<(Edit, Range<usize>)> {
-    // The edits of `other` that touch base lines `w` (sorted, non-overlapping: a run).
-    let touching = |other: &[Edit], w: &Range<usize>| -> Range<usize> {
-        other.partition_point(|e| e.base.end < w.start)
-            ..other.partition_point(|e| e.base.start <= w.end)
-    };
     let same = |t: &Edit, o: &Edit| t.base == o.base && cur[t.side.clone()] == new[o.side.clone()];
     for o in ours.iter().filter(|o| o.base.is_empty()) {
         let w = slide_window(base, new, o);
         if !w.is_empty() {
-            if let Some(t) = theirs[touching(theirs, &w)].iter().find(|t| !same(t, o)) {
+            if let Some(t) = theirs[inside(theirs, &w)].iter().find(|t| !same(t, o)) {
                 return Some((o.clone(), w.start.min(t.base.start)..w.end.max(t.base.end)));
             }
         }
     }
     None
+}
+
+/// The edits of `other` (sorted, non-overlapping) that reach inside base window `w`: a change
+/// of lines inside it, or an insertion anywhere from its start to its end (a run).
+fn inside(other: &[Edit], w: &Range<usize>) -> Range<usize> {
+    let reaches = |e: &Edit| {
+        if e.base.is_empty() {
+            w.start <= e.base.start && e.base.start <= w.end
+        } else {
+            e.base.start < w.end && e.base.end > w.start
+        }
+    };
+    let first = other.partition_point(|e| e.base.end < w.start);
+    let mut last = first;
+    while last < other.len() && other[last].base.start <= w.end {
+        last += 1;
+    }
+    let hits: Vec<usize> = (first..last).filter(|&k| reaches(&other[k])).collect();
+    match (hits.first(), hits.last()) {
+        (Some(&a), Some(&b)) => a..b + 1,
+        _ => first..first,
+    }
+}
+
+/// Whether base position `q` touches an edit of `other` (sorted): one ends or starts there, or
+/// contains it.
+fn touches(other: &[Edit], q: usize) -> bool {
+    let k = other.partition_point(|e| e.base.end < q);
+    other.get(k).is_some_and(|e| e.base.start <= q)
+}
+
+/// Moves each pure insertion of `edits` (one side: `side` is its text) that touches an edit of
+/// `other` to the nearest place in its slide window that touches none, when no edit of
+/// `other` reaches inside the window, so that every place there gives the same merged text
+/// (the window stops at the side's own neighbouring edits). The insertion's lines are then
+/// the same lines of the side, counted from the new place.
+fn relocate(base: &[&str], side: &[&str], edits: &mut [Edit], other: &[Edit]) {
+    for k in 0..edits.len() {
+        let e = &edits[k];
+        let p = e.base.start;
+        if !e.base.is_empty() || e.side.is_empty() || !touches(other, p) {
+            continue;
+        }
+        let w = slide_window(base, side, e);
+        let lo = w
+            .start
+            .max(k.checked_sub(1).map_or(0, |j| edits[j].base.end));
+        let hi = w
+            .end
+            .min(edits.get(k + 1).map_or(usize::MAX, |n| n.base.start));
+        if lo >= hi || !inside(other, &(lo..hi)).is_empty() {
+            continue;
+        }
+        let free = (lo..=hi)
+            .filter(|&q| !touches(other, q))
+            .min_by_key(|&q| q.abs_diff(p));
+        if let Some(q) = free {
+            let e = &mut edits[k];
+            e.side = if q < p {
+                e.side.start - (p - q)..e.side.end - (p - q)
+            } else {
+                e.side.start + (q - p)..e.side.end + (q - p)
+            };
+            e.base = q..q;
+        }
+    }
 }
 
 /// The base → side edits of a line diff (lines compared with their terminators).
@@ -326,15 +401,21 @@ fn rebuild(base: &[&str], side: &Lines<'_>, span: Range<usize>, edits: &[Edit]) 
     s
 }
 
-/// The `CONFLICT` error: the three versions of the lines, and how to resend.
+/// Why a hunk conflicts: it changes lines the current text changed too.
+const OVERLAPS: &str = "the lines it changes were also changed in the current file";
+/// Why a hunk conflicts: its added lines could stand on either side of a change (the lines
+/// around them are equal), and the two places give different texts.
+const SLIDES: &str = "its added lines could go before or after lines changed in the current \
+                      file (the lines around them are equal), and that gives different texts";
+
+/// The `CONFLICT` error: the three versions (base, current, patched base) of the lines (`span`
+/// in the base, `cur_range` in the current text), why, and how to resend.
 fn conflict(
     patched: &ApplyResult,
-    base: &Lines<'_>,
-    cur: &Lines<'_>,
-    new: &Lines<'_>,
-    span: &Range<usize>,
-    cur_range: &Range<usize>,
+    (base, cur, new): (&Lines<'_>, &Lines<'_>, &Lines<'_>),
+    (span, cur_range): (&Range<usize>, &Range<usize>),
     ours: &[Edit],
+    why: &str,
 ) -> Error {
     let hunk = ours[0].hunk;
     let file = patched.path.as_deref().unwrap_or("the file");
@@ -354,7 +435,7 @@ fn conflict(
     };
     let message = format!(
         "hunk {} (patch line {}) conflicts with a change made to {file} since the model read it: \
-         the lines it changes were also changed in the current file.\n{}{}{}\
+         {why}.\n{}{}{}\
          Resend the hunk against the current lines shown above.",
         hunk + 1,
         patch_line.unwrap_or(0),

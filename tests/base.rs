@@ -210,3 +210,28 @@ fn an_insertion_that_could_slide_past_a_change_made_since_is_a_conflict() {
         "// header\ndescribe('a', () => {\n  it('x', () => {\n    expect(1)\n  })\n  it('y', () => {\n    expect(2)\n  })\n})\n"
     );
 }
+
+#[test]
+fn an_insertion_whose_window_only_ends_at_a_change_made_since_merges() {
+    // From the drift benchmark (cobra): a new function inserted after another one's closing
+    // "}" and blank line could slide up over those two lines to the end of the body, which the
+    // drift rewrote; every place in that window gives the same text, so it merges.
+    let base = "fn a() {\n    old();\n}\n\nfn c() {}\n";
+    let current = "fn a() {\n    new();\n}\n\nfn c() {}\n";
+    let diff = "@@\n }\n \n+fn b() {\n+    x();\n+}\n+\n fn c() {}\n";
+    let r = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap();
+    assert_eq!(
+        r.text,
+        "fn a() {\n    new();\n}\n\nfn b() {\n    x();\n}\n\nfn c() {}\n"
+    );
+    // Written where it touches the change, the insertion moves off it (same text).
+    let base = "a\nX\nX\nb\n";
+    let current = "a\nX\nX\nB\n";
+    let diff = "@@\n a\n X\n X\n+X\n b\n";
+    let r = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap();
+    assert_eq!(r.text, "a\nX\nX\nX\nB\n");
+    // A change inside the window is still a guess: a conflict.
+    let current = "a\nX\nY\nb\n";
+    let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(err.status(), Status::Conflict, "{}", err.message());
+}
