@@ -286,6 +286,10 @@ fn relocate(base: &[&str], side: &[&str], edits: &mut [Edit], other: &[Edit]) {
     for k in 0..edits.len() {
         let e = &edits[k];
         let p = e.base.start;
+        if e.side.is_empty() && !e.base.is_empty() {
+            relocate_deletion(base, edits, k, other);
+            continue;
+        }
         if !e.base.is_empty() || e.side.is_empty() || !touches(other, p) {
             continue;
         }
@@ -311,6 +315,60 @@ fn relocate(base: &[&str], side: &[&str], edits: &mut [Edit], other: &[Edit]) {
             };
             e.base = q..q;
         }
+    }
+}
+
+/// [`relocate`] for a pure deletion `edits[k]` that touches an edit of `other`: the deleted
+/// lines can shift by `d` lines while the line they stop before (or the first one) repeats
+/// them, which leaves the side's text the same. Shifted to the nearest place that touches no
+/// edit of `other`, when nothing of `other` reaches inside the lines it could cover (an
+/// insertion at either end does not: every place then gives the same merged text).
+fn relocate_deletion(base: &[&str], edits: &mut [Edit], k: usize, other: &[Edit]) {
+    let (a, b) = (edits[k].base.start, edits[k].base.end);
+    let interacts = |r: &Range<usize>| {
+        let i = other.partition_point(|o| o.base.end < r.start);
+        other.get(i).is_some_and(|o| o.base.start <= r.end)
+    };
+    if !interacts(&(a..b)) {
+        return;
+    }
+    let floor = k.checked_sub(1).map_or(0, |j| edits[j].base.end);
+    let ceil = edits
+        .get(k + 1)
+        .map_or(base.len(), |n| n.base.start)
+        .min(base.len());
+    let mut down = 0;
+    while b + down < ceil && base[a + down] == base[b + down] {
+        down += 1;
+    }
+    let mut up = 0;
+    while a - up > floor && base[a - 1 - up] == base[b - 1 - up] {
+        up += 1;
+    }
+    if up + down == 0 {
+        return;
+    }
+    let (lo, hi) = (a - up, b + down);
+    let first = other.partition_point(|o| o.base.end <= lo);
+    let reaches = other[first..]
+        .iter()
+        .take_while(|o| o.base.start < hi)
+        .any(|o| !o.base.is_empty() || o.base.start > lo);
+    if reaches {
+        return;
+    }
+    let free = (lo..=a + down)
+        .filter(|&start| !interacts(&(start..start + (b - a))))
+        .min_by_key(|&start| start.abs_diff(a));
+    if let Some(start) = free {
+        let e = &mut edits[k];
+        let at = if start < a {
+            e.side.start - (a - start)
+        } else {
+            e.side.start + (start - a)
+        };
+        e.side = at..at;
+        e.base = start..start + (b - a);
     }
 }
 

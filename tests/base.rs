@@ -235,3 +235,19 @@ fn an_insertion_whose_window_only_ends_at_a_change_made_since_merges() {
     let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
     assert_eq!(err.status(), Status::Conflict, "{}", err.message());
 }
+
+#[test]
+fn a_deletion_made_since_that_could_shift_off_the_hunks_line_merges() {
+    // From the drift benchmark (zustand): the drift deleted the block after the line the
+    // patch changes; the diff aligns the deletion right after that line, but it can as well
+    // start one line later (the blank line it starts with repeats after it): no conflict.
+    let base = "f(\n) => T\n\ndeclare {\n}\n\nnext\n";
+    let current = "f(\n) => T\n\nnext\n";
+    let diff = "@@\n f(\n-) => T\n+) => T, U\n \n";
+    let r = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap();
+    assert_eq!(r.text, "f(\n) => T, U\n\nnext\n");
+    // A deletion that cannot shift off the changed line is still a conflict.
+    let current = "f(\n\nnext\n";
+    let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(err.status(), Status::Conflict, "{}", err.message());
+}
