@@ -286,8 +286,9 @@ fn update_on(
     let patched = match update(base, op, &on_base) {
         Ok(r) => r,
         // Not in the base (the model miscopied it): the plain apply to the current text,
-        // with its usual guarantees, else the base's error told that the file changed.
-        Err(e) => return update(source, op, opts).map_err(|_| merge::drifted(e, base, source)),
+        // with its usual guarantees, else its error (the lines to resend against are the
+        // current ones) told that the file changed since the model read it, and how.
+        Err(_) => return update(source, op, opts).map_err(|e| merge::drifted(e, base, source)),
     };
     let mut merged = merge::merge(&patched, source)?;
     finish(&mut merged, opts);

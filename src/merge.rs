@@ -56,31 +56,42 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
     let cur = Lines::split(cur_body);
     let (base_full, cur_full) = (full_lines(&base), full_lines(&cur));
 
-    let theirs = side_edits(&base_full, &cur_full);
-    let ours: Vec<Edit> = patched
+    let new_full = full_lines(&new);
+    let mut theirs = side_edits(&base_full, &cur_full);
+    // The patch's runs of `-` and `+` lines, each narrowed to the lines it really changes (a
+    // run may remove and re-add equal lines, as diff writers do around blank lines and braces):
+    // the merge then claims only those base lines, as a version-control merge would.
+    let mut ours: Vec<Edit> = patched
         .changes
         .iter()
-        .map(|c| Edit {
-            base: c.old.clone(),
-            side: c.new.clone(),
-            hunk: c.hunk,
+        .flat_map(|c| {
+            let (old, new) = (&base_full[c.old.clone()], &new_full[c.new.clone()]);
+            side_edits(old, new).into_iter().map(move |e| Edit {
+                base: e.base.start + c.old.start..e.base.end + c.old.start,
+                side: e.side.start + c.new.start..e.side.end + c.new.start,
+                hunk: c.hunk,
+            })
         })
         .collect();
 
-    let new_full = full_lines(&new);
     if let Some((o, span)) = sliding_conflict(&base_full, &theirs, &cur_full, &ours, &new_full) {
-        let at = |line| map_line(&theirs, line, false).min(cur.len());
-        let cur_range = at(span.start)..at(span.end).max(at(span.start));
+        // The current lines of the window, with the insertions at its end.
+        let at = |line, end| map_line(&theirs, line, end).min(cur.len());
+        let cur_range = at(span.start, false)..at(span.end, true).max(at(span.start, false));
         return Err(conflict(
             patched,
-            &base,
-            &cur,
-            &new,
-            &span,
-            &cur_range,
+            (&base, &cur, &new),
+            (&span, &cur_range),
             &[o],
+            SLIDES,
         ));
     }
+
+    // An insertion that could stand at several places (equal lines around it) and touches a
+    // change of the other side where it is: moved to a place where it touches none, when every
+    // place it could stand gives the same text (nothing of the other side inside its window).
+    relocate(&base_full, &new_full, &mut ours, &theirs);
+    relocate(&base_full, &cur_full, &mut theirs, &ours);
 
     let mut text = String::with_capacity(current.len() + patched.text.len() / 8);
     if bom {
@@ -133,7 +144,13 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
             if !t.is_empty() {
                 let theirs_text = rebuild(&base_full, &cur, span.clone(), t);
                 if theirs_text != ours_text {
-                    return Err(conflict(patched, &base, &cur, &new, &span, &cur_range, o));
+                    return Err(conflict(
+                        patched,
+                        (&base, &cur, &new),
+                        (&span, &cur_range),
+                        o,
+                        OVERLAPS,
+                    ));
                 }
             }
             let n = Lines::split(&ours_text).len();
@@ -204,9 +221,12 @@ fn slide_window(base: &[&str], side: &[&str], e: &Edit) -> Range<usize> {
     p - up..p + down
 }
 
-/// A pure insertion of the patch that could slide up to (or over) a change made since: which
+/// A pure insertion of the patch that could slide over a change made since (a change of the
+/// current text inside the base lines it could stand between, or an insertion there): which
 /// side of that change it belongs on is a guess, so it is a conflict (the patch's edit and the
-/// base lines it could stand between). Identical insertions are not. (The current side's
+/// base lines it could stand between). Identical insertions are not. A change that only ends
+/// where the window starts (or starts where it ends) is no guess: every place in the window
+/// gives the same text, and [`relocate`] moves the insertion off it. (The current side's
 /// insertions are taken as the diff aligns them, as a version-control merge does: the longest
 /// runs of unchanged lines stay together.)
 fn sliding_conflict(
@@ -216,21 +236,140 @@ fn sliding_conflict(
     ours: &[Edit],
     new: &[&str],
 ) -> Option<(Edit, Range<usize>)> {
-    // The edits of `other` that touch base lines `w` (sorted, non-overlapping: a run).
-    let touching = |other: &[Edit], w: &Range<usize>| -> Range<usize> {
-        other.partition_point(|e| e.base.end < w.start)
-            ..other.partition_point(|e| e.base.start <= w.end)
-    };
     let same = |t: &Edit, o: &Edit| t.base == o.base && cur[t.side.clone()] == new[o.side.clone()];
     for o in ours.iter().filter(|o| o.base.is_empty()) {
         let w = slide_window(base, new, o);
         if !w.is_empty() {
-            if let Some(t) = theirs[touching(theirs, &w)].iter().find(|t| !same(t, o)) {
+            if let Some(t) = theirs[inside(theirs, &w)].iter().find(|t| !same(t, o)) {
                 return Some((o.clone(), w.start.min(t.base.start)..w.end.max(t.base.end)));
             }
         }
     }
     None
+}
+
+/// The edits of `other` (sorted, non-overlapping) that reach inside base window `w`: a change
+/// of lines inside it, or an insertion anywhere from its start to its end (a run).
+fn inside(other: &[Edit], w: &Range<usize>) -> Range<usize> {
+    let reaches = |e: &Edit| {
+        if e.base.is_empty() {
+            w.start <= e.base.start && e.base.start <= w.end
+        } else {
+            e.base.start < w.end && e.base.end > w.start
+        }
+    };
+    let first = other.partition_point(|e| e.base.end < w.start);
+    let mut last = first;
+    while last < other.len() && other[last].base.start <= w.end {
+        last += 1;
+    }
+    let hits: Vec<usize> = (first..last).filter(|&k| reaches(&other[k])).collect();
+    match (hits.first(), hits.last()) {
+        (Some(&a), Some(&b)) => a..b + 1,
+        _ => first..first,
+    }
+}
+
+/// Whether base position `q` touches an edit of `other` (sorted): one ends or starts there, or
+/// contains it.
+fn touches(other: &[Edit], q: usize) -> bool {
+    let k = other.partition_point(|e| e.base.end < q);
+    other.get(k).is_some_and(|e| e.base.start <= q)
+}
+
+/// Moves each pure insertion of `edits` (one side: `side` is its text) that touches an edit of
+/// `other` to the nearest place in its slide window that touches none, when no edit of
+/// `other` reaches inside the window, so that every place there gives the same merged text
+/// (the window stops at the side's own neighbouring edits). The insertion's lines are then
+/// the same lines of the side, counted from the new place.
+fn relocate(base: &[&str], side: &[&str], edits: &mut [Edit], other: &[Edit]) {
+    for k in 0..edits.len() {
+        let e = &edits[k];
+        let p = e.base.start;
+        if e.side.is_empty() && !e.base.is_empty() {
+            relocate_deletion(base, edits, k, other);
+            continue;
+        }
+        if !e.base.is_empty() || e.side.is_empty() || !touches(other, p) {
+            continue;
+        }
+        let w = slide_window(base, side, e);
+        let lo = w
+            .start
+            .max(k.checked_sub(1).map_or(0, |j| edits[j].base.end));
+        let hi = w
+            .end
+            .min(edits.get(k + 1).map_or(usize::MAX, |n| n.base.start));
+        if lo >= hi || !inside(other, &(lo..hi)).is_empty() {
+            continue;
+        }
+        let free = (lo..=hi)
+            .filter(|&q| !touches(other, q))
+            .min_by_key(|&q| q.abs_diff(p));
+        if let Some(q) = free {
+            let e = &mut edits[k];
+            e.side = if q < p {
+                e.side.start - (p - q)..e.side.end - (p - q)
+            } else {
+                e.side.start + (q - p)..e.side.end + (q - p)
+            };
+            e.base = q..q;
+        }
+    }
+}
+
+/// [`relocate`] for a pure deletion `edits[k]` that touches an edit of `other`: the deleted
+/// lines can shift by `d` lines while the line they stop before (or the first one) repeats
+/// them, which leaves the side's text the same. Shifted to the nearest place that touches no
+/// edit of `other`, when nothing of `other` reaches inside the lines it could cover (an
+/// insertion at either end does not: every place then gives the same merged text).
+fn relocate_deletion(base: &[&str], edits: &mut [Edit], k: usize, other: &[Edit]) {
+    let (a, b) = (edits[k].base.start, edits[k].base.end);
+    let interacts = |r: &Range<usize>| {
+        let i = other.partition_point(|o| o.base.end < r.start);
+        other.get(i).is_some_and(|o| o.base.start <= r.end)
+    };
+    if !interacts(&(a..b)) {
+        return;
+    }
+    let floor = k.checked_sub(1).map_or(0, |j| edits[j].base.end);
+    let ceil = edits
+        .get(k + 1)
+        .map_or(base.len(), |n| n.base.start)
+        .min(base.len());
+    let mut down = 0;
+    while b + down < ceil && base[a + down] == base[b + down] {
+        down += 1;
+    }
+    let mut up = 0;
+    while a - up > floor && base[a - 1 - up] == base[b - 1 - up] {
+        up += 1;
+    }
+    if up + down == 0 {
+        return;
+    }
+    let (lo, hi) = (a - up, b + down);
+    let first = other.partition_point(|o| o.base.end <= lo);
+    let reaches = other[first..]
+        .iter()
+        .take_while(|o| o.base.start < hi)
+        .any(|o| !o.base.is_empty() || o.base.start > lo);
+    if reaches {
+        return;
+    }
+    let free = (lo..=a + down)
+        .filter(|&start| !interacts(&(start..start + (b - a))))
+        .min_by_key(|&start| start.abs_diff(a));
+    if let Some(start) = free {
+        let e = &mut edits[k];
+        let at = if start < a {
+            e.side.start - (a - start)
+        } else {
+            e.side.start + (start - a)
+        };
+        e.side = at..at;
+        e.base = start..start + (b - a);
+    }
 }
 
 /// The base → side edits of a line diff (lines compared with their terminators).
@@ -320,15 +459,21 @@ fn rebuild(base: &[&str], side: &Lines<'_>, span: Range<usize>, edits: &[Edit]) 
     s
 }
 
-/// The `CONFLICT` error: the three versions of the lines, and how to resend.
+/// Why a hunk conflicts: it changes lines the current text changed too.
+const OVERLAPS: &str = "the lines it changes were also changed in the current file";
+/// Why a hunk conflicts: its added lines could stand on either side of a change (the lines
+/// around them are equal), and the two places give different texts.
+const SLIDES: &str = "its added lines could go before or after lines changed in the current \
+                      file (the lines around them are equal), and that gives different texts";
+
+/// The `CONFLICT` error: the three versions (base, current, patched base) of the lines (`span`
+/// in the base, `cur_range` in the current text), why, and how to resend.
 fn conflict(
     patched: &ApplyResult,
-    base: &Lines<'_>,
-    cur: &Lines<'_>,
-    new: &Lines<'_>,
-    span: &Range<usize>,
-    cur_range: &Range<usize>,
+    (base, cur, new): (&Lines<'_>, &Lines<'_>, &Lines<'_>),
+    (span, cur_range): (&Range<usize>, &Range<usize>),
     ours: &[Edit],
+    why: &str,
 ) -> Error {
     let hunk = ours[0].hunk;
     let file = patched.path.as_deref().unwrap_or("the file");
@@ -348,7 +493,7 @@ fn conflict(
     };
     let message = format!(
         "hunk {} (patch line {}) conflicts with a change made to {file} since the model read it: \
-         the lines it changes were also changed in the current file.\n{}{}{}\
+         {why}.\n{}{}{}\
          Resend the hunk against the current lines shown above.",
         hunk + 1,
         patch_line.unwrap_or(0),
@@ -377,35 +522,55 @@ fn range_words(r: &Range<usize>) -> String {
     }
 }
 
-/// A hunk not found in the base nor in the current text: the engine's error, told that the
-/// file changed since the model read it, with the lines that changed.
+/// The most changes, and lines per change, [`drifted`] lists.
+const DRIFT_CHANGES: usize = 5;
+const DRIFT_LINES: usize = 4;
+
+/// A hunk found neither in the base nor in the current text: the current text's error `err`
+/// (its closest region and corrected hunk are the lines the model must resend against), told
+/// that the file changed since the model read it, which lines changed, and what they are now.
 pub(crate) fn drifted(err: Error, base: &str, current: &str) -> Error {
     let (_, b) = strip_bom(base);
     let (_, c) = strip_bom(current);
     let (bl, cl) = (Lines::split(b), Lines::split(c));
     let edits = side_edits(&full_lines(&bl), &full_lines(&cl));
-    let changed: Vec<String> = edits
-        .iter()
-        .take(5)
-        .map(|e| {
-            let r = e.side.clone();
-            if r.is_empty() {
-                format!("removed at line {}", r.start + 1)
-            } else {
-                range_words(&r)
-            }
-        })
-        .collect();
-    let more = if edits.len() > 5 {
-        format!(" and {} more", edits.len() - 5)
-    } else {
-        String::new()
-    };
-    let message = format!(
-        "{}\nThe file changed since the model read it (now {}{more}); the patch was checked \
-         against both versions.",
-        err.message(),
-        changed.join(", ")
+    let mut message = format!(
+        "{}\nThe file changed since the model read it; the patch was checked against both \
+         versions. What changed since (the current lines):\n",
+        err.message()
     );
+    for e in edits.iter().take(DRIFT_CHANGES) {
+        let (r, was) = (&e.side, e.base.len());
+        let was = match was {
+            0 => "added".to_string(),
+            1 => "was 1 line".to_string(),
+            n => format!("was {n} lines"),
+        };
+        if r.is_empty() {
+            let n = e.base.len();
+            let lines = if n == 1 { "line" } else { "lines" };
+            message.push_str(&format!(
+                "  {n} {lines} removed before line {}\n",
+                r.start + 1
+            ));
+            continue;
+        }
+        message.push_str(&format!("  {} ({was}):\n", range_words(r)));
+        for i in r.clone().take(DRIFT_LINES) {
+            message.push_str("  |");
+            message.push_str(cl.get(i));
+            message.push('\n');
+        }
+        if r.len() > DRIFT_LINES {
+            message.push_str(&format!("  ({} more lines)\n", r.len() - DRIFT_LINES));
+        }
+    }
+    if edits.len() > DRIFT_CHANGES {
+        message.push_str(&format!(
+            "  and {} more changes\n",
+            edits.len() - DRIFT_CHANGES
+        ));
+    }
+    message.pop();
     Error::new(err.status(), message, err.diagnostics().clone())
 }

@@ -157,8 +157,9 @@ fn a_hunk_that_drifted_out_of_both_versions_says_the_file_changed() {
     assert_eq!(err.status(), Status::ContextNotFound);
     assert!(
         err.message().ends_with(
-            "\nThe file changed since the model read it (now line 2, line 4); the patch was \
-             checked against both versions."
+            "\nThe file changed since the model read it; the patch was checked against both \
+             versions. What changed since (the current lines):\n  line 2 (was 1 line):\n  |B\n  \
+             line 4 (added):\n  |d"
         ),
         "{}",
         err.message()
@@ -208,4 +209,45 @@ fn an_insertion_that_could_slide_past_a_change_made_since_is_a_conflict() {
         r.text,
         "// header\ndescribe('a', () => {\n  it('x', () => {\n    expect(1)\n  })\n  it('y', () => {\n    expect(2)\n  })\n})\n"
     );
+}
+
+#[test]
+fn an_insertion_whose_window_only_ends_at_a_change_made_since_merges() {
+    // From the drift benchmark (cobra): a new function inserted after another one's closing
+    // "}" and blank line could slide up over those two lines to the end of the body, which the
+    // drift rewrote; every place in that window gives the same text, so it merges.
+    let base = "fn a() {\n    old();\n}\n\nfn c() {}\n";
+    let current = "fn a() {\n    new();\n}\n\nfn c() {}\n";
+    let diff = "@@\n }\n \n+fn b() {\n+    x();\n+}\n+\n fn c() {}\n";
+    let r = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap();
+    assert_eq!(
+        r.text,
+        "fn a() {\n    new();\n}\n\nfn b() {\n    x();\n}\n\nfn c() {}\n"
+    );
+    // Written where it touches the change, the insertion moves off it (same text).
+    let base = "a\nX\nX\nb\n";
+    let current = "a\nX\nX\nB\n";
+    let diff = "@@\n a\n X\n X\n+X\n b\n";
+    let r = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap();
+    assert_eq!(r.text, "a\nX\nX\nX\nB\n");
+    // A change inside the window is still a guess: a conflict.
+    let current = "a\nX\nY\nb\n";
+    let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(err.status(), Status::Conflict, "{}", err.message());
+}
+
+#[test]
+fn a_deletion_made_since_that_could_shift_off_the_hunks_line_merges() {
+    // From the drift benchmark (zustand): the drift deleted the block after the line the
+    // patch changes; the diff aligns the deletion right after that line, but it can as well
+    // start one line later (the blank line it starts with repeats after it): no conflict.
+    let base = "f(\n) => T\n\ndeclare {\n}\n\nnext\n";
+    let current = "f(\n) => T\n\nnext\n";
+    let diff = "@@\n f(\n-) => T\n+) => T, U\n \n";
+    let r = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap();
+    assert_eq!(r.text, "f(\n) => T, U\n\nnext\n");
+    // A deletion that cannot shift off the changed line is still a conflict.
+    let current = "f(\n\nnext\n";
+    let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(err.status(), Status::Conflict, "{}", err.message());
 }

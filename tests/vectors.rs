@@ -28,8 +28,8 @@ const MIN_VECTORS: usize = 150;
 const CASE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Files a case folder may hold; `error` and `expect` only until they are converted.
-const KNOWN_ENTRIES: [&str; 8] = [
-    "patch", "before", "after", "mode", "options", "outcome", "error", "expect",
+const KNOWN_ENTRIES: [&str; 9] = [
+    "patch", "before", "base", "after", "mode", "options", "outcome", "error", "expect",
 ];
 
 fn vectors_dir() -> PathBuf {
@@ -48,6 +48,8 @@ struct Case {
     dir: PathBuf,
     patch: Vec<u8>,
     before: BTreeMap<String, Vec<u8>>,
+    /// The files as the model saw them (`base/`); `None` when the folder has no `base/`.
+    base: Option<BTreeMap<String, Vec<u8>>>,
     /// `None` when the folder has no `after/`.
     after: Option<BTreeMap<String, Vec<u8>>>,
     mode: Option<String>,
@@ -162,7 +164,16 @@ fn load_case(dir: &Path) -> Result<Case, String> {
     } else {
         None
     };
+    let base_dir = dir.join("base");
+    let base = if base_dir.exists() {
+        Some(read_tree(&base_dir)?)
+    } else {
+        None
+    };
     let mode = read_text(&dir.join("mode"))?.map(|m| m.trim().to_string());
+    if mode.is_some() && base.is_some() {
+        return Err("a `mode` case has no base/ (bases are for multi-file cases)".into());
+    }
     if mode.is_some() {
         if before.len() > 1 {
             return Err("a `mode` case holds at most one file in before/".into());
@@ -184,6 +195,7 @@ fn load_case(dir: &Path) -> Result<Case, String> {
         dir: dir.to_path_buf(),
         patch,
         before,
+        base,
         after,
         mode,
         options,
@@ -269,11 +281,20 @@ fn run_multi(case: &Case) -> Result<Result<Produced, Error>, String> {
             .map_err(|_| format!("vector error: before/{k} must be UTF-8 in a multi-file case"))?;
         sources.insert(k.clone(), s);
     }
-    let result = v4a::Patch::parse(patch).and_then(|parsed| {
-        parsed.apply(
-            |path: &str| sources.get(path).map(String::as_str),
+    let mut bases: BTreeMap<String, String> = BTreeMap::new();
+    for (k, v) in case.base.iter().flatten() {
+        let s = String::from_utf8(v.clone())
+            .map_err(|_| format!("vector error: base/{k} must be UTF-8"))?;
+        bases.insert(k.clone(), s);
+    }
+    let source = |path: &str| sources.get(path).map(String::as_str);
+    let result = v4a::Patch::parse(patch).and_then(|parsed| match case.base {
+        None => parsed.apply(source, &case.options),
+        Some(_) => parsed.apply_with_bases(
+            source,
+            |path: &str| bases.get(path).map(String::as_str),
             &case.options,
-        )
+        ),
     });
     Ok(result.map(|res| {
         let mut files = case.before.clone();
@@ -383,6 +404,7 @@ fn render_result(out: &mut String, indent: &str, r: &ApplyResult) {
             (h.already_applied, "already_applied"),
             (h.end_of_file, "end_of_file"),
             (h.out_of_order, "out_of_order"),
+            (h.merged, "merged"),
         ]
         .iter()
         .filter(|(on, _)| *on)

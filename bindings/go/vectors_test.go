@@ -5,7 +5,8 @@ package v4a
 // Runs every shared test vector of tests/vectors/ through the Go API, with the semantics of
 // the Rust runner (tests/vectors.rs; the format is described in tests/vectors/README.md):
 // `mode` cases through ParseMode + ApplyBytes, the others through ParsePatch + ApplyPatch
-// over a SourceMap, with the case's `options`. The outcome is rendered in the canonical form
+// over a SourceMap (ApplyPatchWithBases with the files of base/ when the case has base/),
+// with the case's `options`. The outcome is rendered in the canonical form
 // and compared byte for byte with the `outcome` file, the whole after-state with `after/`. Every successful case is also checked against the
 // library's own unified diff rendering, with a full refined structured diff, and with the
 // caller's source copied instead of shared.
@@ -45,6 +46,7 @@ type vectorCase struct {
 	name     string
 	patch    []byte
 	before   map[string][]byte
+	base     map[string][]byte // base/: the files as the model saw them; nil without base/
 	after    map[string][]byte // nil when the outcome is an error
 	hasAfter bool
 	outcome  string
@@ -122,8 +124,8 @@ func buildOptions(text string) (*Options, error) {
 
 func loadCase(dir string) (*vectorCase, error) {
 	c := &vectorCase{name: filepath.Base(dir)}
-	known := map[string]bool{"patch": true, "before": true, "after": true, "mode": true,
-		"options": true, "outcome": true}
+	known := map[string]bool{"patch": true, "before": true, "base": true, "after": true,
+		"mode": true, "options": true, "outcome": true}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -154,6 +156,14 @@ func loadCase(dir string) (*vectorCase, error) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "mode")); err == nil {
 		c.mode, c.hasMode = strings.TrimSpace(string(b)), true
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "base")); err == nil && fi.IsDir() {
+		if c.hasMode {
+			return nil, errors.New("a `mode` case has no base/")
+		}
+		if c.base, err = readTree(filepath.Join(dir, "base")); err != nil {
+			return nil, err
+		}
 	}
 	b, _ = os.ReadFile(filepath.Join(dir, "options"))
 	if c.options, err = buildOptions(string(b)); err != nil {
@@ -202,10 +212,14 @@ func runSingle(c *vectorCase, opts *Options) (*produced, error) {
 }
 
 func sourcesOf(c *vectorCase) (SourceMap, error) {
+	return textsOf(c.before, "before")
+}
+
+func textsOf(files map[string][]byte, dir string) (SourceMap, error) {
 	m := SourceMap{}
-	for k, v := range c.before {
+	for k, v := range files {
 		if !utf8.Valid(v) {
-			return nil, fmt.Errorf("vector error: before/%s must be UTF-8 in a multi-file case", k)
+			return nil, fmt.Errorf("vector error: %s/%s must be UTF-8 in a multi-file case", dir, k)
 		}
 		m[k] = string(v)
 	}
@@ -224,7 +238,16 @@ func runMulti(c *vectorCase, opts *Options) (*produced, error, error) {
 	if err != nil {
 		return nil, err, nil
 	}
-	res, err := ApplyPatch(patch, sources, opts)
+	var res *PatchResult
+	if c.base == nil {
+		res, err = ApplyPatch(patch, sources, opts)
+	} else {
+		bases, berr := textsOf(c.base, "base")
+		if berr != nil {
+			return nil, nil, berr
+		}
+		res, err = ApplyPatchWithBases(patch, sources, bases, opts)
+	}
 	if err != nil {
 		return nil, err, nil
 	}
@@ -344,7 +367,7 @@ func renderHunks(b *strings.Builder, indent string, r *Result) {
 			on   bool
 			name string
 		}{{h.Reindented, "reindented"}, {h.AlreadyApplied, "already_applied"},
-			{h.EndOfFile, "end_of_file"}, {h.OutOfOrder, "out_of_order"}} {
+			{h.EndOfFile, "end_of_file"}, {h.OutOfOrder, "out_of_order"}, {h.Merged, "merged"}} {
 			if f.on {
 				flags = append(flags, f.name)
 			}
@@ -474,7 +497,8 @@ func runVector(c *vectorCase) []string {
 			}
 		}
 	}
-	if err == nil && len(problems) == 0 {
+	// The cross-checks replay the plain apply: not for a case with bases.
+	if err == nil && len(problems) == 0 && c.base == nil {
 		problems = append(problems, crossCheck(c, p)...)
 	}
 	return problems

@@ -2,9 +2,9 @@
  * Runs every shared test vector of tests/vectors/ through the C API, reading the files from
  * disk, with the semantics of the Rust runner (tests/vectors.rs; the format is described in
  * tests/vectors/README.md): `mode` cases through v4a_apply_mode_name, the others through
- * v4a_patch_parse + v4a_patch_apply, with the case's `options`; the outcome rendered in the
- * canonical form and compared byte for byte with the `outcome` file, and the whole
- * after-state with `after/` (support/vectors.c).
+ * v4a_patch_parse + v4a_patch_apply (v4a_patch_apply_with_bases when the case has base/), with
+ * the case's `options`; the outcome rendered in the canonical form and compared byte for byte
+ * with the `outcome` file, and the whole after-state with `after/` (support/vectors.c).
  *
  * Usage: test_vectors VECTORS_DIR [NAME_SUBSTRING]
  */
@@ -47,8 +47,16 @@ static void run_case(const char *dir, buf *report) {
     } else {
         if (v4a_patch_parse((const uint8_t *)c.patch.ptr, c.patch.len, &parsed) ==
             V4A_STATUS_OK) {
+            size_t n = v4a_patch_ops(parsed).len;
             v4a_source *sources = sources_from(parsed, &c.before);
-            v4a_patch_apply(parsed, sources, v4a_patch_ops(parsed).len, &c.options, &set);
+            if (c.has_base) {
+                /* base/: the files as the model saw them, aligned with the operations */
+                v4a_source *bases = sources_from(parsed, &c.base);
+                v4a_patch_apply_with_bases(parsed, sources, n, bases, n, &c.options, &set);
+                free(bases);
+            } else {
+                v4a_patch_apply(parsed, sources, n, &c.options, &set);
+            }
             free(sources);
         }
         vector_check_set(&c, parsed, set, report);

@@ -11,7 +11,8 @@ namespace V4A.Tests
     /// Runs every shared test vector of tests/vectors/ through the C# API, with the semantics of
     /// the Rust runner (tests/vectors.rs; format in tests/vectors/README.md): `mode` cases through
     /// the single-file byte[] API with the mode given by name, the others through Patch.Parse and
-    /// Patch.Apply over the files of before/, with the case's `options`. The outcome is rendered
+    /// Patch.Apply over the files of before/ (Patch.ApplyWithBases with the files of base/ when the
+    /// case has base/), with the case's `options`. The outcome is rendered
     /// in the canonical form and compared byte for byte with the `outcome` file, the whole
     /// after-state with `after/`; and every file result's unified diff (rendered from the copied
     /// parts) is compared with the library's rendering of the live native result.
@@ -21,7 +22,7 @@ namespace V4A.Tests
         /// <summary>The smallest number of vectors the suite may hold (as the Rust runner).</summary>
         private const int MinVectors = 150;
 
-        private static readonly string[] KnownEntries = { "patch", "before", "after", "mode", "options", "outcome" };
+        private static readonly string[] KnownEntries = { "patch", "before", "base", "after", "mode", "options", "outcome" };
 
         private static string[] CaseNames()
         {
@@ -73,6 +74,8 @@ namespace V4A.Tests
             public string Name;
             public byte[] Patch;
             public SortedDictionary<string, byte[]> Before;
+            /// <summary>base/: the files as the model saw them; null when the folder has none.</summary>
+            public SortedDictionary<string, byte[]> Base;
             public SortedDictionary<string, byte[]> After;
             public bool HasAfter;
             public string Outcome;
@@ -160,6 +163,11 @@ namespace V4A.Tests
                 c.After = ReadTree(afterDir);
                 string mode = ReadText(Path.Combine(dir, "mode"));
                 if (mode != null) c.Mode = mode.Trim();
+                if (Directory.Exists(Path.Combine(dir, "base")))
+                {
+                    if (mode != null) throw new FormatException("bad vector: a `mode` case has no base/");
+                    c.Base = ReadTree(Path.Combine(dir, "base"));
+                }
                 c.Options = ReadOptions(ReadText(Path.Combine(dir, "options")));
                 return c;
             }
@@ -202,7 +210,9 @@ namespace V4A.Tests
                     PatchResult result;
                     try
                     {
-                        result = patch.Apply(new Dictionary<string, byte[]>(Before), Options);
+                        result = Base == null
+                            ? patch.Apply(new Dictionary<string, byte[]>(Before), Options)
+                            : patch.ApplyWithBases(Texts(Before), Texts(Base), Options);
                     }
                     catch (V4AException e)
                     {
@@ -225,6 +235,12 @@ namespace V4A.Tests
                     }
                 }
                 return true;
+            }
+
+            /// <summary>The files as UTF-8 texts (a multi-file case's files are UTF-8; a BOM stays U+FEFF).</summary>
+            private static Dictionary<string, string> Texts(SortedDictionary<string, byte[]> files)
+            {
+                return files.ToDictionary(kv => kv.Key, kv => Encoding.UTF8.GetString(kv.Value));
             }
 
             public string Run()
@@ -261,7 +277,9 @@ namespace V4A.Tests
                             report.Append("  " + path + ": present in the result, not in after/: " + TestSupport.Show(g) + "\n");
                     }
                 }
-                foreach (string problem in CrossCheckUnified(produced)) report.Append("  ").Append(problem).Append('\n');
+                // The unified-diff cross-check replays the plain apply: not for a case with bases.
+                if (Base == null)
+                    foreach (string problem in CrossCheckUnified(produced)) report.Append("  ").Append(problem).Append('\n');
                 return report.ToString();
             }
 
@@ -332,6 +350,7 @@ namespace V4A.Tests
                     if (h.AlreadyApplied) flags.Add("already_applied");
                     if (h.EndOfFile) flags.Add("end_of_file");
                     if (h.OutOfOrder) flags.Add("out_of_order");
+                    if (h.Merged) flags.Add("merged");
                     var levels = h.LineLevels.Select(l => global::V4A.Patch.LevelName(l)).ToList();
                     b.Append(indent).Append("hunk ").Append(i + 1).Append(": old=").Append(h.OldStart).Append(',').Append(h.OldLength)
                         .Append(" new=").Append(h.NewStart).Append(',').Append(h.NewLength)

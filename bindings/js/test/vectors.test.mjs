@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { apply, applyPatch, initSync } from "../dist/esm/index.js";
+import { apply, applyPatch, applyPatchWithBases, initSync } from "../dist/esm/index.js";
 import { esc, lineDiff, loadCase, render, sameBytes, show, thousandths, treeProblems } from "./support/outcome.mjs";
 
 initSync();
@@ -40,7 +40,11 @@ function run(c) {
       const source = c.before.size === 1 ? [...c.before.values()][0] : new Uint8Array(0);
       return { single: apply(source, c.patch, { ...c.options, mode: c.mode }) };
     }
-    const result = applyPatch(c.patch, (path) => c.before.get(path), c.options);
+    const source = (path) => c.before.get(path);
+    const result =
+      c.base === null
+        ? applyPatch(c.patch, source, c.options)
+        : applyPatchWithBases(c.patch, source, (path) => c.base.get(path), c.options);
     const after = new Map(c.before);
     for (const f of result.files) {
       const bytes = encoder.encode(f.result.text);

@@ -357,6 +357,12 @@ fn run_vector(dir: &Path) -> Vec<String> {
     copy_tree(&dir.join("before"), &work);
     let before = tree(&work);
     let patch = dir.join("patch");
+    // A vector with base/ (the files as the model saw them) applies with --base-dir.
+    let mut flags = flags;
+    if dir.join("base").is_dir() {
+        flags.push("--base-dir".into());
+        flags.push(dir.join("base").to_string_lossy().into_owned());
+    }
 
     // 1. Apply for real.
     let mut c = v4a();

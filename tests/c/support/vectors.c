@@ -110,15 +110,16 @@ void vector_free(vector_case *c) {
     free(c->patch.ptr);
     map_free(&c->before);
     map_free(&c->after);
+    map_free(&c->base);
     free(c->outcome.ptr);
     free(c->mode);
     memset(c, 0, sizeof *c);
 }
 
 int vector_read(vector_case *c, const char *dir, buf *report) {
-    enum { PATCH, BEFORE, AFTER, MODE, OPTIONS, OUTCOME, ENTRIES };
-    static const char *const names[ENTRIES] = {"patch", "before",  "after",
-                                               "mode",  "options", "outcome"};
+    enum { PATCH, BEFORE, AFTER, MODE, OPTIONS, OUTCOME, BASE, ENTRIES };
+    static const char *const names[ENTRIES] = {"patch",   "before",  "after", "mode",
+                                               "options", "outcome", "base"};
     char *p[ENTRIES], **entries;
     int n_entries = list_dir(dir, &entries), i, ok = 0;
     size_t k;
@@ -140,6 +141,7 @@ int vector_read(vector_case *c, const char *dir, buf *report) {
         p[k] = path_join(dir, names[k]);
     }
     c->has_after = is_dir(p[AFTER]);
+    c->has_base = is_dir(p[BASE]);
     if (!read_file(p[PATCH], &c->patch)) {
         buf_printf(report, "  bad vector: missing `patch` file\n");
     } else if (!read_file(p[OUTCOME], &c->outcome)) {
@@ -149,6 +151,10 @@ int vector_read(vector_case *c, const char *dir, buf *report) {
         buf_printf(report, "  bad vector: cannot read before/\n");
     } else if (c->has_after && !read_tree(p[AFTER], "", &c->after)) {
         buf_printf(report, "  bad vector: cannot read after/\n");
+    } else if (c->has_base && !read_tree(p[BASE], "", &c->base)) {
+        buf_printf(report, "  bad vector: cannot read base/\n");
+    } else if (c->has_base && exists(p[MODE])) {
+        buf_printf(report, "  bad vector: a `mode` case has no base/\n");
     } else {
         ok = 1;
         if (read_file(p[MODE], &text)) {
@@ -234,7 +240,7 @@ void vector_render_error(buf *out, const v4a_error *e) {
 
 void vector_render_hunks(buf *out, const char *indent, const v4a_result *r) {
     static const char *const flag_names[] = {"reindented", "already_applied", "end_of_file",
-                                             "out_of_order"};
+                                             "out_of_order", "merged"};
     v4a_hunk_reports hunks = v4a_result_hunks(r);
     size_t i, k;
     buf_printf(out, "%sfuzz: %u\n", indent, (unsigned)v4a_result_fuzz(r));
@@ -247,7 +253,7 @@ void vector_render_hunks(buf *out, const char *indent, const v4a_result *r) {
                    indent, i + 1, (unsigned)h->old_start, (unsigned)h->old_len,
                    (unsigned)h->new_start, (unsigned)h->new_len, v4a_level_str(h->level),
                    (unsigned)h->fuzz, (unsigned)h->candidates, (unsigned)h->patch_line);
-        for (k = 0; k < 4; k++) {
+        for (k = 0; k < 5; k++) {
             if (h->flags & (1u << k)) {
                 buf_printf(out, "%s%s", any++ ? "," : "", flag_names[k]);
             }

@@ -17,7 +17,9 @@
 typedef struct {
     buf patch;
     file_map before, after;
+    file_map base;  /* base/: the files as the model saw them */
     int has_after;  /* the folder has after/ */
+    int has_base;   /* the folder has base/ (apply with v4a_patch_apply_with_bases) */
     buf outcome;    /* the `outcome` file (ptr NULL when absent) */
     char *mode;     /* the `mode` word; NULL for a multi-file case */
     v4a_options options;

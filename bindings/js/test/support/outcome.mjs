@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { readTree } from "./tree.mjs";
 
 /** The entries a vector folder may hold; anything else is refused. */
-export const KNOWN_ENTRIES = ["patch", "before", "after", "mode", "options", "outcome"];
+export const KNOWN_ENTRIES = ["patch", "before", "base", "after", "mode", "options", "outcome"];
 
 const LEVELS = ["exact", "trim_end", "trim", "collapse", "fold"];
 
@@ -54,8 +54,9 @@ function readOptions(dir) {
 }
 
 /**
- * Reads one case: `{ name, patch, before, after, hasAfter, outcome, mode, options }` (bytes
- * as Uint8Array, trees as Map<path, Uint8Array>, `mode` null for a multi-file case). Throws
+ * Reads one case: `{ name, patch, before, base, after, hasAfter, outcome, mode, options }`
+ * (bytes as Uint8Array, trees as Map<path, Uint8Array>, `base` null without base/, `mode`
+ * null for a multi-file case). Throws
  * on a malformed folder (an unknown entry, a missing `patch` or `outcome`, a bad option), with
  * the words of the other runners.
  */
@@ -78,11 +79,15 @@ export function loadCase(dir) {
     "missing outcome file (bless it with V4A_BLESS=1 cargo test -p v4a --test vectors)",
   );
   const afterDir = join(dir, "after");
+  const baseDir = join(dir, "base");
   const modeFile = join(dir, "mode");
+  const hasBase = existsSync(baseDir) && statSync(baseDir).isDirectory();
+  if (hasBase && existsSync(modeFile)) throw new Error("bad vector: a `mode` case has no base/");
   return {
     name: dir.split(/[\\/]/).filter(Boolean).pop(),
     patch,
     before: readTree(join(dir, "before")),
+    base: hasBase ? readTree(baseDir) : null,
     after: readTree(afterDir),
     hasAfter: existsSync(afterDir) && statSync(afterDir).isDirectory(),
     outcome,
@@ -159,6 +164,7 @@ function renderResult(indent, r) {
       [h.alreadyApplied, "already_applied"],
       [h.endOfFile, "end_of_file"],
       [h.outOfOrder, "out_of_order"],
+      [h.merged, "merged"],
     ]
       .filter(([on]) => on)
       .map(([, name]) => name);

@@ -1,0 +1,7 @@
+def load(path):
+    with open(path) as f:
+        return f.read()
+
+def save(path, text):
+    with open(path, 'w') as f:
+        f.write(text)

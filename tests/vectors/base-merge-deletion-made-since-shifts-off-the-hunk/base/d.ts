@@ -1,0 +1,7 @@
+f(
+) => T
+
+declare {
+}
+
+next

@@ -1,0 +1,8 @@
+def f():
+    return 1
+
+def g():
+    return 3
+
+def f():
+    return 1
