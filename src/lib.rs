@@ -41,7 +41,8 @@ pub mod tools;
 
 pub use apply::{
     apply, apply_bytes, apply_patch, apply_patch_indexed, apply_patch_indexed_with_bases,
-    apply_patch_with_bases, apply_with_base, FileResult, Mode, PatchResult,
+    apply_patch_indexed_with_bases_owned, apply_patch_with_bases, apply_with_base, FileResult,
+    Mode, PatchResult,
 };
 pub use build::Change;
 pub use error::{ClosestRegion, Diagnostics, Error, Status};
