@@ -6,7 +6,17 @@
 //! ```text
 //! cargo bench --bench table              # full run, writes BENCHMARKS.md
 //! cargo bench --bench table -- --smoke   # every workload once at 1/100 size, writes nothing
+//! cargo bench --bench table -- --once W2  # the work and both floors once each, for callgrind
 //! ```
+//!
+//! Instruction counts, which the machine's load does not change (one count per function):
+//!
+//! ```text
+//! valgrind --tool=callgrind --toggle-collect='table::run_work' target/release/deps/table-* --once W2
+//! valgrind --tool=callgrind --toggle-collect='table::run_memcpy' target/release/deps/table-* --once W2
+//! ```
+//!
+//! (and `table::run_floor`; `--scale N` divides every size by N).
 
 use std::time::{Duration, Instant};
 
@@ -93,9 +103,36 @@ fn machine() -> String {
     )
 }
 
+/// One run of a workload, a function of its own so callgrind can count it alone.
+#[inline(never)]
+fn run_work(w: &workloads::Workload) {
+    (w.run)();
+}
+
+/// One split-and-copy floor, counted alone.
+#[inline(never)]
+fn run_floor(w: &workloads::Workload) {
+    workloads::floor(&w.floor_input);
+}
+
+/// One memcpy floor, counted alone.
+#[inline(never)]
+fn run_memcpy(w: &workloads::Workload) {
+    workloads::memcpy_floor(&w.floor_input);
+}
+
 fn main() {
     let smoke = std::env::args().any(|a| a == "--smoke");
-    let (scale, runs) = if smoke { (100, 1) } else { (1, 9) };
+    let once = std::env::args().any(|a| a == "--once");
+    let (mut scale, runs) = if smoke { (100, 1) } else { (1, 9) };
+    // `--scale N` divides every size by N (for quicker instruction counts).
+    if let Some(n) = std::env::args()
+        .skip_while(|a| a != "--scale")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+    {
+        scale = n;
+    }
     // Workload ids given as arguments (`cargo bench --bench table -- W4 W5`) run only those,
     // and leave BENCHMARKS.md alone.
     let only: Vec<String> = std::env::args()
@@ -105,6 +142,16 @@ fn main() {
     let mut rows = Vec::new();
     for w in workloads::all(scale) {
         if !only.is_empty() && !only.iter().any(|id| id == w.id) {
+            continue;
+        }
+        if once {
+            // Warmed up first, so the counted runs see a steady allocator.
+            (w.run)();
+            workloads::floor(&w.floor_input);
+            workloads::memcpy_floor(&w.floor_input);
+            run_work(&w);
+            run_floor(&w);
+            run_memcpy(&w);
             continue;
         }
         let input_bytes: usize = w.floor_input.iter().map(String::len).sum();
@@ -158,6 +205,9 @@ fn main() {
             row.peak as f64 / row.input_bytes.max(1) as f64
         );
         rows.push(row);
+    }
+    if once {
+        return;
     }
     let per_byte: Vec<(&str, f64)> = rows
         .iter()

@@ -84,6 +84,7 @@ pub struct Workload {
 }
 
 /// The floor: split every input into lines with `memchr` and copy it into a new buffer.
+#[inline(never)]
 pub fn floor(inputs: &[String]) {
     for s in inputs {
         let mut lines: Vec<(usize, usize)> = Vec::with_capacity(s.len() / 40 + 1);
@@ -100,6 +101,7 @@ pub fn floor(inputs: &[String]) {
 
 /// The memcpy floor: copy every input into a new buffer and count its lines with `memchr`
 /// (reading the file once and writing it once, the least an apply can do).
+#[inline(never)]
 pub fn memcpy_floor(inputs: &[String]) {
     for s in inputs {
         let lines = memchr::memchr_iter(b'\n', s.as_bytes()).count();

@@ -143,16 +143,17 @@ pub(crate) fn locate(
         filter[len & 0xff] = true;
     }
     let check_ws = opts.max_level >= Level::TrimEnd;
+    // The whole text, for the last byte of each line without slicing it.
+    let bytes = lines.slice(0, n).as_bytes();
     let text_of = |i: usize| lines.get(i);
-    for i in 0..n {
-        let span = lines.span(i);
-        let len = span.end - span.start;
-        if check_ws && len > 0 {
-            let line = text_of(i);
-            if ends_in_ws(line) {
-                // Trim-end windows would count with the exact ones: the full path decides.
-                return None;
-            }
+    let (ends, eols) = lines.raw();
+    let mut line_start = 0usize;
+    for (i, (&end, eol)) in ends.iter().zip(eols).enumerate() {
+        let len = end - line_start;
+        line_start = end + eol.len();
+        if check_ws && len > 0 && matches!(bytes[end - 1], b' ' | b'\t' | b'\x0B' | b'\x0C') {
+            // Trim-end windows would count with the exact ones: the full path decides.
+            return None;
         }
         if !filter[len & 0xff] {
             continue;
