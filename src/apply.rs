@@ -297,6 +297,15 @@ fn update_on(
 
 /// Applies an Update operation's hunks to `source`.
 fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
+    let mut a = update_text(source, op, opts)?;
+    a.source = source.to_string();
+    finish(&mut a, opts);
+    Ok(a)
+}
+
+/// [`update`] without the copy of the source (`source` is left empty) and without the
+/// structured diff, for a caller that moves its own buffer into the result.
+fn update_text(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
     let (bom, body) = strip_bom(source);
     let lines = Lines::split(body);
     let placements =
@@ -323,9 +332,13 @@ fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Erro
             patch_line: h.patch_line,
         })
         .collect::<Vec<_>>();
-    let mut a = ApplyResult {
+    // The line index is freed before the caller copies the source: the two are never held
+    // together with the new text (peak heap about twice the source, not 2.3 times).
+    drop(placements);
+    drop(lines);
+    Ok(ApplyResult {
         text: built.text,
-        source: source.to_string(),
+        source: String::new(),
         path: (!op.path.is_empty()).then(|| op.path.clone()),
         destination: op.destination().map(str::to_string),
         fuzz: hunks.iter().map(|h| h.fuzz).sum(),
@@ -333,9 +346,7 @@ fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Erro
         diff: Vec::new(),
         segments: Vec::new(),
         changes: built.changes,
-    };
-    finish(&mut a, opts);
-    Ok(a)
+    })
 }
 
 /// The result of one file operation of a multi-file patch.
@@ -510,10 +521,46 @@ where
     apply_ops(patch, sources, bases, opts)
 }
 
+/// [`apply_patch_indexed_with_bases`] over sources the caller gives away: each source's
+/// buffer becomes the result's `source` instead of being copied, so a file is held twice (its
+/// text and the new text), not three times, at the peak. For the workspace layer.
+#[doc(hidden)]
+pub fn apply_patch_indexed_with_bases_owned<F, B, G>(
+    patch: &Patch,
+    sources: F,
+    bases: G,
+    opts: &Options,
+) -> Result<PatchResult, Error>
+where
+    F: FnMut(usize, &FileOp) -> Option<Vec<u8>>,
+    B: AsRef<[u8]>,
+    G: FnMut(usize, &FileOp) -> Option<B>,
+{
+    apply_ops_with(patch, sources, bases, Some(|s| s), opts)
+}
+
 fn apply_ops<S, F, B, G>(
+    patch: &Patch,
+    sources: F,
+    bases: G,
+    opts: &Options,
+) -> Result<PatchResult, Error>
+where
+    S: AsRef<[u8]>,
+    F: FnMut(usize, &FileOp) -> Option<S>,
+    B: AsRef<[u8]>,
+    G: FnMut(usize, &FileOp) -> Option<B>,
+{
+    apply_ops_with(patch, sources, bases, None, opts)
+}
+
+/// The multi-file apply. `own`, when given, turns a source the caller handed over into its
+/// buffer, which the result then keeps; without it sources are lent and copied.
+fn apply_ops_with<S, F, B, G>(
     patch: &Patch,
     mut sources: F,
     mut bases: G,
+    own: Option<fn(S) -> Vec<u8>>,
     opts: &Options,
 ) -> Result<PatchResult, Error>
 where
@@ -555,20 +602,38 @@ where
                         },
                     ));
                 };
-                let text = std::str::from_utf8(src.as_ref())
-                    .map_err(|e| Error::invalid_utf8("source", e).with_path(&op.path))?;
-                if op.kind == OpKind::Delete {
-                    whole_file(text, String::new(), &op.path, opts)
-                } else {
-                    let base = bases(i, op);
-                    let base = match &base {
-                        Some(b) => Some(
-                            std::str::from_utf8(b.as_ref())
-                                .map_err(|e| Error::invalid_utf8("base", e).with_path(&op.path))?,
-                        ),
-                        None => None,
-                    };
-                    update_on(text, base, op, opts)?
+                let base = match op.kind {
+                    OpKind::Update => bases(i, op),
+                    _ => None,
+                };
+                // The base is checked after the source, whose error comes first.
+                let base_text = || match &base {
+                    Some(b) => std::str::from_utf8(b.as_ref())
+                        .map(Some)
+                        .map_err(|e| Error::invalid_utf8("base", e).with_path(&op.path)),
+                    None => Ok(None),
+                };
+                match own {
+                    Some(own) if op.kind == OpKind::Update => {
+                        let source = String::from_utf8(own(src)).map_err(|e| {
+                            Error::invalid_utf8("source", e.utf8_error()).with_path(&op.path)
+                        })?;
+                        let base = base_text()?;
+                        if base.is_none_or(|b| b == source) {
+                            owned_update(source, op, opts)?
+                        } else {
+                            update_on(&source, base, op, opts)?
+                        }
+                    }
+                    _ => {
+                        let text = std::str::from_utf8(src.as_ref())
+                            .map_err(|e| Error::invalid_utf8("source", e).with_path(&op.path))?;
+                        if op.kind == OpKind::Delete {
+                            whole_file(text, String::new(), &op.path, opts)
+                        } else {
+                            update_on(text, base_text()?, op, opts)?
+                        }
+                    }
                 }
             }
         };
@@ -580,4 +645,12 @@ where
         });
     }
     Ok(PatchResult { files })
+}
+
+/// [`update`] of a source the caller gave away: its buffer becomes the result's `source`.
+fn owned_update(source: String, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
+    let mut a = update_text(&source, op, opts)?;
+    a.source = source;
+    finish(&mut a, opts);
+    Ok(a)
 }

@@ -56,7 +56,9 @@ pub mod tools;
 
 pub use apply::{apply, apply_bytes, apply_with_base, FileResult, Mode, PatchResult};
 #[doc(hidden)]
-pub use apply::{apply_patch_indexed, apply_patch_indexed_with_bases};
+pub use apply::{
+    apply_patch_indexed, apply_patch_indexed_with_bases, apply_patch_indexed_with_bases_owned,
+};
 pub use build::Change;
 pub use error::{ClosestRegion, Diagnostics, Error, Status};
 pub use generate::{

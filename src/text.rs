@@ -134,6 +134,12 @@ impl<'a> Lines<'a> {
         &self.text[s.start..s.end]
     }
 
+    /// Where each line's content ends, and its terminator (a line starts where the previous
+    /// one's terminator ends): the index itself, for a pass over every line.
+    pub(crate) fn raw(&self) -> (&[usize], &[Eol]) {
+        (&self.ends, &self.eols)
+    }
+
     /// The terminator of line `i`.
     pub fn eol(&self, i: usize) -> Eol {
         self.eols[i]

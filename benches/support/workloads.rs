@@ -84,6 +84,7 @@ pub struct Workload {
 }
 
 /// The floor: split every input into lines with `memchr` and copy it into a new buffer.
+#[inline(never)]
 pub fn floor(inputs: &[String]) {
     for s in inputs {
         let mut lines: Vec<(usize, usize)> = Vec::with_capacity(s.len() / 40 + 1);
@@ -96,6 +97,33 @@ pub fn floor(inputs: &[String]) {
         out.push_str(s);
         black_box((&lines, &out));
     }
+}
+
+/// The memcpy floor: copy every input into a new buffer and count its lines with `memchr`
+/// (reading the file once and writing it once, the least an apply can do).
+#[inline(never)]
+pub fn memcpy_floor(inputs: &[String]) {
+    for s in inputs {
+        let lines = memchr::memchr_iter(b'\n', s.as_bytes()).count();
+        let mut out = String::with_capacity(s.len());
+        out.push_str(s);
+        black_box((lines, &out));
+    }
+}
+
+/// A reference search shaped like OpenAI codex's `apply-patch` (`seek_sequence`), NOT v4a and
+/// not codex itself: the file split into owned lines, the hunk's old side compared at every
+/// start line, line by line, until the first mismatch (quadratic on repetitive text), then the
+/// new text joined. Only for the W6q row, to show how far the worst case is from it.
+pub fn quadratic_reference(source: &str, old: &[String], new: &[String]) -> String {
+    let lines: Vec<String> = source.split('\n').map(String::from).collect();
+    let at = (0..=lines.len().saturating_sub(old.len()))
+        .find(|&i| lines[i..i + old.len()] == *old)
+        .expect("the reference finds the hunk");
+    let mut out: Vec<&str> = lines[..at].iter().map(String::as_str).collect();
+    out.extend(new.iter().map(String::as_str));
+    out.extend(lines[at + old.len()..].iter().map(String::as_str));
+    out.join("\n")
 }
 
 /// One apply through the C ABI, as a C caller does it.
@@ -155,6 +183,22 @@ pub fn all(scale: usize) -> Vec<Workload> {
         format!("{}-line file, 1 hunk at 90%, exact", big.len()),
         join(&big),
         hunk_at(&big, at, "    changed();"),
+    ));
+
+    let diff: String = (0..10)
+        .map(|k| {
+            hunk_at(
+                &big,
+                10 + k * (big.len() - 20) / 10,
+                &format!("    changed_{k}();"),
+            )
+        })
+        .collect();
+    w.push(apply_case(
+        "W2b",
+        format!("{}-line file, 10 hunks, exact", big.len()),
+        join(&big),
+        diff,
     ));
 
     let diff: String = (0..50)
@@ -233,6 +277,40 @@ pub fn all(scale: usize) -> Vec<Workload> {
         join(&rep),
         d6.clone(),
     ));
+
+    // W6q: the codex-shaped quadratic reference on W6's input; its "floor" is v4a's W6 apply,
+    // so the ratio is how many times slower the quadratic search is (target: at least 50).
+    {
+        let src = join(&rep);
+        let (old, new): (Vec<String>, Vec<String>) = {
+            let mut old = Vec::new();
+            let mut new = Vec::new();
+            for l in d6.lines().skip(1) {
+                let (k, t) = l.split_at(1);
+                if k != "+" {
+                    old.push(t.to_string());
+                }
+                if k != "-" {
+                    new.push(t.to_string());
+                }
+            }
+            (old, new)
+        };
+        let (rs, rd) = (src.clone(), d6.clone());
+        let qs = src.clone();
+        w.push(Workload {
+            id: "W6q",
+            what: "W6 by a codex-shaped quadratic reference (not v4a)".to_string(),
+            floor_input: vec![src],
+            baseline: Some(Box::new(move || {
+                let r = v4a::apply(&rs, &rd, v4a::Mode::Update, &v4a::Options::default());
+                black_box(r.expect("applies"));
+            })),
+            run: Box::new(move || {
+                black_box(quadratic_reference(&qs, &old, &new));
+            }),
+        });
+    }
 
     let d7 = d6.replace("-    distinct();", "-    missing();");
     let src7 = join(&rep);

@@ -8,6 +8,7 @@
 mod anchor;
 mod applied;
 mod diagnose;
+mod fast;
 mod index;
 mod search;
 
@@ -106,6 +107,20 @@ struct Search<'s, 'c> {
 
 /// Locates every hunk of one file. Placements are returned in hunk order.
 pub(crate) fn locate_hunks(
+    lines: &Lines<'_>,
+    hunks: &[Hunk],
+    path: &str,
+    opts: &Options,
+) -> Result<Vec<Placement>, Error> {
+    // Every hunk exact, unique and in order: placed without indexing the file (same answer).
+    if let Some(placed) = fast::locate(lines, hunks, path, opts) {
+        return placed;
+    }
+    locate_full(lines, hunks, path, opts)
+}
+
+/// [`locate_hunks`] without the fast path.
+fn locate_full(
     lines: &Lines<'_>,
     hunks: &[Hunk],
     path: &str,

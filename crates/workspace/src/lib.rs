@@ -467,7 +467,7 @@ fn compute(
     mut plans: Vec<OpPlan>,
     opts: &WorkspaceOptions,
 ) -> Result<(Outcome, Work)> {
-    let result = v4a::apply_patch_indexed_with_bases(
+    let result = v4a::apply_patch_indexed_with_bases_owned(
         patch,
         |i, op| {
             let plan = plans.get_mut(i)?;
@@ -479,7 +479,7 @@ fn compute(
                 }
                 return plan.path.fp.map(|_| Vec::new());
             }
-            // The engine keeps its own copy of the text: ours is not needed any more.
+            // The engine keeps our copy of the text as the result's source: ours goes to it.
             match op.kind {
                 OpKind::Add => None,
                 _ => plan.path.fp.map(|_| plan.bytes.take().unwrap_or_default()),

@@ -1,0 +1,393 @@
+//! The fast path for the common case: every hunk found exactly, once, in order.
+//!
+//! The full locator hashes every line of the file at the exact level before it searches. When
+//! every hunk of a file is anchorless and plain (see [`eligible`]), that work is not needed:
+//! one pass over the line spans, comparing only lengths, finds the lines equal to each hunk's
+//! rarest line (its longest one; a length seldom repeats), and the windows around those lines
+//! are verified byte for byte. No line is hashed and no index is built.
+//!
+//! The answer must be the full path's: when anything is in doubt, [`locate`] returns `None`
+//! and the full path runs from the start. It answers only when, for every hunk,
+//!
+//! - the hunk's old side occurs exactly once in the whole file, at or after the end of the
+//!   previous hunk's lines (so the region search finds one candidate, the out-of-order search
+//!   is not reached, and no other window can straddle the previous hunk);
+//! - neither the file nor the old side has a line ending in whitespace, so the trim-end
+//!   windows that count with the exact ones (SPEC §3.2) are the exact windows;
+//! - none of the checks that follow a placement can refuse it: no trailing blank context line,
+//!   no leading added line, no shape that could slide across its context line;
+//! - the full path's search budget would not run out.
+//!
+//! Work is O(lines) plus, per hunk, at most [`RARE_HIT_CAP`] verified windows: a repetitive
+//! file whose rarest line occurs more often goes to the full path.
+
+use rustc_hash::FxHashMap;
+
+use super::{check_overlaps, old_side, without_blank_tail, Level, Placement};
+use crate::error::Error;
+use crate::options::Options;
+use crate::patch::{Hunk, LineKind};
+use crate::text::Lines;
+
+/// Lines equal to one hunk's rarest line beyond which the fast path gives up.
+const RARE_HIT_CAP: usize = 64;
+
+/// Hunks beyond which the fast path gives up (the full path's one-pass prefetch suits them).
+const HUNK_CAP: usize = 64;
+
+/// What the fast path needs of one hunk.
+struct Probe<'h> {
+    /// The old side.
+    old: Vec<&'h str>,
+    /// Index in `old` of the rarest line.
+    rare: usize,
+    /// Start lines of verified windows (at most two are kept: two already decide).
+    windows: Vec<usize>,
+    /// Lines equal to the rarest line seen so far.
+    hits: usize,
+}
+
+/// Whether a hunk is one the fast path can place exactly as the full path would.
+fn eligible(hunk: &Hunk) -> bool {
+    let body = &hunk.lines;
+    let k = body.len();
+    if !hunk.anchors.is_empty() || hunk.end_of_file || k == 0 {
+        return false;
+    }
+    // A trailing blank context line is retried without it (check_blank_tail).
+    if without_blank_tail(hunk) != k {
+        return false;
+    }
+    // Leading added lines are refused unless at the start of the file (check_open_start).
+    if body[0].kind == LineKind::Add {
+        return false;
+    }
+    // Shapes that could slide across a context line (check_slide), conservatively.
+    if k >= 3
+        && ((body[k - 1].kind == LineKind::Context && body[k - 2].kind == LineKind::Add)
+            || (body[0].kind == LineKind::Context && body[1].kind == LineKind::Add))
+    {
+        return false;
+    }
+    true
+}
+
+fn ends_in_ws(s: &str) -> bool {
+    s.as_bytes()
+        .last()
+        .is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C'))
+}
+
+/// Places every hunk exactly as [`super::locate_full`] would, or returns `None` when it cannot
+/// be sure (then the full path runs). `Some(Err(_))` is an overlap the full path reports too.
+pub(crate) fn locate(
+    lines: &Lines<'_>,
+    hunks: &[Hunk],
+    path: &str,
+    opts: &Options,
+) -> Option<Result<Vec<Placement>, Error>> {
+    let n = lines.len();
+    if hunks.is_empty() || hunks.len() > HUNK_CAP || opts.first_match || n == 0 {
+        return None;
+    }
+    if !hunks.iter().all(eligible) {
+        return None;
+    }
+    let mut probes: Vec<Probe<'_>> = Vec::with_capacity(hunks.len());
+    for hunk in hunks {
+        let old = old_side(hunk, hunk.lines.len());
+        if old.is_empty()
+            || old.len() > n
+            || old
+                .iter()
+                .any(|l| ends_in_ws(l) || l.contains(['\n', '\r']))
+        {
+            return None;
+        }
+        // The longest line, the first of equals: long lines are the rarest in code.
+        let rare = (0..old.len()).fold(0, |best, k| {
+            if old[k].len() > old[best].len() {
+                k
+            } else {
+                best
+            }
+        });
+        if old[rare].is_empty() {
+            return None;
+        }
+        probes.push(Probe {
+            old,
+            rare,
+            windows: Vec::new(),
+            hits: 0,
+        });
+    }
+    // The full path charges about one unit a line for the line hashes, the trailing-whitespace
+    // scan and the prefetch, one a line per hunk for its region scan, and the window length
+    // per verified candidate. Where that could reach the budget, the full path decides.
+    let h = hunks.len() as u64;
+    let m_total: u64 = probes.iter().map(|p| p.old.len() as u64).sum();
+    let bound = (h + 4)
+        .saturating_mul(n as u64 + 1)
+        .saturating_add(m_total.saturating_mul(4))
+        .saturating_add(1000);
+    if bound >= opts.search_budget {
+        return None;
+    }
+    // Hunks by the length of their rarest line, with a one-byte filter in front.
+    let mut by_len: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+    let mut filter = [false; 256];
+    for (i, p) in probes.iter().enumerate() {
+        let len = p.old[p.rare].len();
+        by_len.entry(len).or_default().push(i);
+        filter[len & 0xff] = true;
+    }
+    let check_ws = opts.max_level >= Level::TrimEnd;
+    // The whole text, for the last byte of each line without slicing it.
+    let bytes = lines.slice(0, n).as_bytes();
+    let text_of = |i: usize| lines.get(i);
+    let (ends, eols) = lines.raw();
+    let mut line_start = 0usize;
+    for (i, (&end, eol)) in ends.iter().zip(eols).enumerate() {
+        let len = end - line_start;
+        line_start = end + eol.len();
+        if check_ws && len > 0 && matches!(bytes[end - 1], b' ' | b'\t' | b'\x0B' | b'\x0C') {
+            // Trim-end windows would count with the exact ones: the full path decides.
+            return None;
+        }
+        if !filter[len & 0xff] {
+            continue;
+        }
+        let Some(ids) = by_len.get(&len) else {
+            continue;
+        };
+        let line = text_of(i);
+        for &id in ids {
+            let p = &mut probes[id];
+            if line != p.old[p.rare] {
+                continue;
+            }
+            p.hits += 1;
+            if p.hits > RARE_HIT_CAP {
+                return None;
+            }
+            let Some(start) = i.checked_sub(p.rare) else {
+                continue;
+            };
+            if start + p.old.len() > n {
+                continue;
+            }
+            if p.old
+                .iter()
+                .enumerate()
+                .all(|(k, l)| k == p.rare || text_of(start + k) == *l)
+            {
+                p.windows.push(start);
+                if p.windows.len() > 1 {
+                    // Two places: ambiguous, or a region question; the full path decides.
+                    return None;
+                }
+            }
+        }
+    }
+    let mut placements = Vec::with_capacity(hunks.len());
+    let mut region_start = 0usize;
+    for (hunk, p) in hunks.iter().zip(&probes) {
+        let [start] = p.windows[..] else {
+            return None;
+        };
+        if start < region_start {
+            return None;
+        }
+        let m = p.old.len();
+        placements.push(Placement {
+            start,
+            old_len: m,
+            used_lines: hunk.lines.len(),
+            level: Level::Exact,
+            line_levels: vec![Level::Exact; m],
+            fuzz: 0,
+            candidates: 1,
+            out_of_order: false,
+            end_of_file: false,
+            already_applied: false,
+        });
+        region_start = start + m;
+    }
+    Some(check_overlaps(hunks, &placements, path).map(|()| placements))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::locate_full;
+    use super::*;
+    use crate::patch::parse_patch;
+
+    /// A small deterministic generator (xorshift64*), so a failing case is named by its seed.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            let mut x = self.0;
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            self.0 = x;
+            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1) as u64) as usize
+        }
+    }
+
+    /// Repetitive lines: few distinct texts, some differing only in whitespace, so hunks often
+    /// occur twice, straddle each other, or match only at looser levels.
+    const POOL: [&str; 10] = [
+        "a",
+        "b",
+        "a ",
+        "  a",
+        "",
+        "cc",
+        "}",
+        "\t}",
+        "longer line",
+        "longer  line",
+    ];
+
+    /// A file of `n` lines from the pool, and a patch of 1–4 hunks cut from it (some edited so
+    /// they no longer match exactly, some in reverse order).
+    fn case(seed: u64) -> (String, String) {
+        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let n = 1 + r.below(40);
+        let pool = 2 + r.below(POOL.len() - 1);
+        // Half the files also have distinct lines, so hunks are often unique.
+        let distinct = r.below(2) == 0;
+        let file: Vec<String> = (0..n)
+            .map(|i| {
+                if distinct && r.below(2) == 0 {
+                    format!("u{i}")
+                } else {
+                    POOL[r.below(pool)].to_string()
+                }
+            })
+            .collect();
+        let eol = ["\n", "\n", "\r\n", "\r"][r.below(4)];
+        let mut text: String = file.iter().map(|l| format!("{l}{eol}")).collect();
+        if r.below(5) == 0 {
+            text.pop();
+        }
+        let mut diff = String::new();
+        let hunks = 1 + r.below(4);
+        let mut at = 0usize;
+        for _ in 0..hunks {
+            if r.below(6) == 0 {
+                at = 0;
+            }
+            if at >= n {
+                break;
+            }
+            let start = at + r.below((n - at).min(6));
+            let len = 1 + r.below((n - start).min(5));
+            diff.push_str(if r.below(8) == 0 { "@@ a\n" } else { "@@\n" });
+            if r.below(10) == 0 {
+                diff.push_str("+added first\n");
+            }
+            for (k, l) in file[start..start + len].iter().enumerate() {
+                let l = if r.below(12) == 0 { "zz" } else { l.as_str() };
+                match r.below(4) {
+                    0 => diff.push_str(&format!("-{l}\n+{l}!\n")),
+                    1 if k > 0 => diff.push_str(&format!("+new {k}\n {l}\n")),
+                    _ => diff.push_str(&format!(" {l}\n")),
+                }
+            }
+            if r.below(4) == 0 {
+                diff.push_str("+tail\n");
+            }
+            at = start + len;
+        }
+        (text, diff)
+    }
+
+    fn outcome(r: &Result<Vec<Placement>, Error>) -> String {
+        format!("{r:?}")
+    }
+
+    /// The fast path answers only when the full path gives the same answer, and it answers
+    /// often enough on these inputs for the comparison to mean something.
+    #[test]
+    fn fast_path_agrees_with_the_full_path() {
+        let (mut answered, mut refused) = (0, 0);
+        for seed in 0..20_000u64 {
+            let (text, diff) = case(seed);
+            let Ok(patch) = parse_patch(&diff) else {
+                continue;
+            };
+            let hunks = &patch.ops[0].hunks;
+            let lines = Lines::split(&text);
+            for opts in [
+                Options::default(),
+                Options {
+                    max_level: Level::Exact,
+                    ..Options::default()
+                },
+            ] {
+                let Some(fast) = locate(&lines, hunks, "f", &opts) else {
+                    continue;
+                };
+                let full = locate_full(&lines, hunks, "f", &opts);
+                assert_eq!(
+                    outcome(&fast),
+                    outcome(&full),
+                    "seed {seed}: text {text:?}, diff {diff:?}, opts {opts:?}"
+                );
+                answered += 1;
+                if full.is_err() {
+                    refused += 1;
+                }
+            }
+        }
+        assert!(
+            answered > 2_500,
+            "the fast path answered only {answered} times"
+        );
+        // The fast path itself never decides a refusal except the shared overlap check.
+        assert!(refused <= answered / 10, "{refused} refusals of {answered}");
+    }
+
+    /// Cases the fast path must leave to the full path, each because the full path's answer
+    /// depends on more than the exact windows.
+    #[test]
+    fn doubtful_cases_go_to_the_full_path() {
+        let lines_of = |t: &str| Lines::split(t).len();
+        let cases = [
+            // Twice in the file: an ambiguity the full path explains.
+            ("x\ny\nx\ny\n", "@@\n x\n-y\n+z\n"),
+            // A trailing-whitespace twin counts as a candidate at the trim-end level.
+            ("x\ny\nx \ny\n", "@@\n x\n-y\n+z\n"),
+            // An anchor.
+            ("f\nx\ny\n", "@@ f\n x\n-y\n+z\n"),
+            // Not found exactly.
+            ("x\ny\n", "@@\n  x\n-y\n+z\n"),
+            // A trailing blank context line.
+            ("x\ny\n\n", "@@\n x\n-y\n+z\n \n"),
+            // Out of order.
+            ("a\nb\nc\nd\n", "@@\n c\n-d\n+D\n@@\n a\n-b\n+B\n"),
+        ];
+        for (text, diff) in cases {
+            assert!(lines_of(text) > 0);
+            let patch = parse_patch(diff).expect("parses");
+            let lines = Lines::split(text);
+            assert!(
+                locate(&lines, &patch.ops[0].hunks, "", &Options::default()).is_none(),
+                "{text:?} {diff:?}"
+            );
+        }
+        // A small search budget: the full path must be the one to run out.
+        let patch = parse_patch("@@\n x\n-y\n+z\n").expect("parses");
+        let lines = Lines::split("x\ny\n");
+        let tight = Options {
+            search_budget: 10,
+            ..Options::default()
+        };
+        assert!(locate(&lines, &patch.ops[0].hunks, "", &tight).is_none());
+        assert!(locate(&lines, &patch.ops[0].hunks, "", &Options::default()).is_some());
+    }
+}

@@ -1,0 +1,144 @@
+//! Peak heap of an apply, measured exactly by a counting allocator (issue 20, issue 16): the
+//! engine holds the new text and one copy of the source at the peak, never the line index
+//! together with both; a source the caller gives away becomes the result's `source` instead
+//! of being copied.
+
+#[path = "../benches/support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::Counting;
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+use std::sync::Mutex;
+
+/// The allocator's counters are global: one measurement at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// A 100,000-line file of code-like lines (about 40 bytes each) and a hunk near its end.
+fn file_and_hunk(loose: bool) -> (String, String) {
+    let lines: Vec<String> = (0..100_000)
+        .map(|i| format!("    let value_{i} = compute({}, \"{}\");", i % 97, i * 7))
+        .collect();
+    let at = 90_000;
+    let mut src = String::new();
+    for l in &lines {
+        src.push_str(l);
+        src.push('\n');
+    }
+    let mut hunk = String::from("@@\n");
+    let shown = |l: &str| {
+        if loose {
+            l.replace(", ", ",  ")
+        } else {
+            l.to_string()
+        }
+    };
+    for l in &lines[at - 3..at] {
+        hunk.push_str(&format!(" {}\n", shown(l)));
+    }
+    hunk.push_str(&format!("-{}\n+    changed();\n", shown(&lines[at])));
+    for l in &lines[at + 1..at + 4] {
+        hunk.push_str(&format!(" {}\n", shown(l)));
+    }
+    (src, hunk)
+}
+
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = counting_alloc::start_peak();
+    let v = f();
+    (v, counting_alloc::peak_since(base))
+}
+
+#[test]
+fn an_exact_apply_peaks_within_2_1_times_the_source() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let (src, hunk) = file_and_hunk(false);
+    let (r, peak) = peak_of(|| v4a::apply(&src, &hunk, v4a::Mode::Update, &Default::default()));
+    let r = r.expect("applies");
+    assert_eq!(r.hunks[0].level, v4a::Level::Exact);
+    assert_eq!(r.source, src);
+    let ratio = peak as f64 / src.len() as f64;
+    assert!(ratio <= 2.1, "peak {peak} is {ratio:.2}× the source");
+    // The new text and the source copy are both held: no accounting trick hides either.
+    assert!(ratio >= 1.9, "peak {peak} is {ratio:.2}× the source");
+}
+
+#[test]
+fn a_loose_apply_peaks_within_2_1_times_the_source() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let (src, hunk) = file_and_hunk(true);
+    let (r, peak) = peak_of(|| v4a::apply(&src, &hunk, v4a::Mode::Update, &Default::default()));
+    let r = r.expect("applies");
+    assert_eq!(r.hunks[0].level, v4a::Level::Collapse);
+    let ratio = peak as f64 / src.len() as f64;
+    assert!(ratio <= 2.1, "peak {peak} is {ratio:.2}× the source");
+}
+
+#[test]
+fn a_source_given_away_is_not_copied() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let (src, hunk) = file_and_hunk(false);
+    let patch = v4a::parse_patch(&format!(
+        "*** Begin Patch\n*** Update File: a.rs\n{hunk}*** End Patch\n"
+    ))
+    .expect("parses");
+    let len = src.len();
+    let expected_text = v4a::apply(&src, &hunk, v4a::Mode::Update, &Default::default())
+        .expect("applies")
+        .text;
+    // The measurement counts the caller's buffer too: it is made inside.
+    let (r, peak) = peak_of(|| {
+        let mut given = Some(src.clone().into_bytes());
+        v4a::apply_patch_indexed_with_bases_owned(
+            &patch,
+            |_, _| given.take(),
+            |_, _| None::<&[u8]>,
+            &Default::default(),
+        )
+    });
+    let r = r.expect("applies");
+    assert_eq!(r.files[0].applied.source, src);
+    assert_eq!(r.files[0].applied.text, expected_text);
+    let ratio = peak as f64 / len as f64;
+    // The caller's buffer, the new text and the line index (9 bytes a line); a copy of the
+    // source on top would be 3.2×.
+    assert!(ratio <= 2.4, "peak {peak} is {ratio:.2}× the source");
+    // The same through the borrowing call copies the source (after freeing the line index):
+    // the difference is the copy less the index.
+    let (r2, peak2) = peak_of(|| {
+        let given = src.clone().into_bytes();
+        v4a::apply_patch_indexed_with_bases(
+            &patch,
+            |_, _| Some(given.as_slice()),
+            |_, _| None::<&[u8]>,
+            &Default::default(),
+        )
+        .map(|r| r.files[0].applied.text.len())
+    });
+    assert_eq!(r2.expect("applies"), expected_text.len());
+    assert!(
+        peak2 as f64 > peak as f64 + 0.6 * len as f64,
+        "borrowed {peak2}, owned {peak}"
+    );
+}
+
+#[test]
+fn an_invalid_source_given_away_is_refused_with_its_offset() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let patch =
+        v4a::parse_patch("*** Begin Patch\n*** Update File: a.rs\n@@\n-a\n+b\n*** End Patch\n")
+            .expect("parses");
+    let e = v4a::apply_patch_indexed_with_bases_owned(
+        &patch,
+        |_, _| Some(b"ok\n\xff\n".to_vec()),
+        |_, _| None::<&[u8]>,
+        &Default::default(),
+    )
+    .expect_err("invalid UTF-8");
+    assert_eq!(e.status(), v4a::Status::InvalidUtf8);
+    let borrowed =
+        v4a::apply_patch_indexed(&patch, |_, _| Some(&b"ok\n\xff\n"[..]), &Default::default())
+            .expect_err("invalid UTF-8");
+    assert_eq!(e.to_string(), borrowed.to_string());
+}
