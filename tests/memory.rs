@@ -79,7 +79,7 @@ fn a_loose_apply_peaks_within_2_1_times_the_source() {
 fn a_source_given_away_is_not_copied() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let (src, hunk) = file_and_hunk(false);
-    let patch = v4a::parse_patch(&format!(
+    let patch = v4a::Patch::parse(&format!(
         "*** Begin Patch\n*** Update File: a.rs\n{hunk}*** End Patch\n"
     ))
     .expect("parses");
@@ -127,7 +127,7 @@ fn a_source_given_away_is_not_copied() {
 fn an_invalid_source_given_away_is_refused_with_its_offset() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let patch =
-        v4a::parse_patch("*** Begin Patch\n*** Update File: a.rs\n@@\n-a\n+b\n*** End Patch\n")
+        v4a::Patch::parse("*** Begin Patch\n*** Update File: a.rs\n@@\n-a\n+b\n*** End Patch\n")
             .expect("parses");
     let e = v4a::apply_patch_indexed_with_bases_owned(
         &patch,

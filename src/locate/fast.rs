@@ -221,7 +221,7 @@ pub(crate) fn locate(
 mod tests {
     use super::super::locate_full;
     use super::*;
-    use crate::patch::parse_patch;
+    use crate::patch::Patch;
 
     /// A small deterministic generator (xorshift64*), so a failing case is named by its seed.
     struct Rng(u64);
@@ -317,7 +317,7 @@ mod tests {
         let (mut answered, mut refused) = (0, 0);
         for seed in 0..20_000u64 {
             let (text, diff) = case(seed);
-            let Ok(patch) = parse_patch(&diff) else {
+            let Ok(patch) = Patch::parse(&diff) else {
                 continue;
             };
             let hunks = &patch.ops[0].hunks;
@@ -373,7 +373,7 @@ mod tests {
         ];
         for (text, diff) in cases {
             assert!(lines_of(text) > 0);
-            let patch = parse_patch(diff).expect("parses");
+            let patch = Patch::parse(diff).expect("parses");
             let lines = Lines::split(text);
             assert!(
                 locate(&lines, &patch.ops[0].hunks, "", &Options::default()).is_none(),
@@ -381,7 +381,7 @@ mod tests {
             );
         }
         // A small search budget: the full path must be the one to run out.
-        let patch = parse_patch("@@\n x\n-y\n+z\n").expect("parses");
+        let patch = Patch::parse("@@\n x\n-y\n+z\n").expect("parses");
         let lines = Lines::split("x\ny\n");
         let tight = Options {
             search_budget: 10,
