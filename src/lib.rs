@@ -55,7 +55,10 @@ pub use patch::{
     classify_path, parse_patch, parse_patch_strict, Anchor, FileOp, Hunk, Line, LineKind, OpKind,
     Patch, PathClass,
 };
-pub use report::{ApplyResult, DiffKind, DiffLine, HunkReport, Segment};
+pub use report::{
+    refine_lines, ApplyResult, DiffKind, DiffLine, HunkReport, LineDiff, LinePair, RefineLimits,
+    Refinement, Segment,
+};
 
 /// The README's examples, compiled and run as doc tests.
 #[doc = include_str!("../README.md")]

@@ -61,9 +61,9 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
         .changes
         .iter()
         .map(|c| Edit {
-            base: c.old.clone(),
-            side: c.new.clone(),
-            hunk: c.hunk,
+            base: c.old_lines(),
+            side: c.new_lines(),
+            hunk: c.hunk_index(),
         })
         .collect();
 
@@ -137,11 +137,11 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
                 }
             }
             let n = Lines::split(&ours_text).len();
-            changes.push(Change {
-                old: cur_range.clone(),
-                new: out_line..out_line + n,
-                hunk: o[0].hunk,
-            });
+            changes.push(Change::from_indices(
+                cur_range.clone(),
+                out_line..out_line + n,
+                o[0].hunk,
+            ));
             text.push_str(&ours_text);
             out_line += n;
         }
@@ -297,8 +297,8 @@ fn map_line(edits: &[Edit], line: usize, insert_before: bool) -> usize {
 fn map_line_through(changes: &[Change], line: usize) -> usize {
     let shift: isize = changes
         .iter()
-        .filter(|c| c.old.end <= line && c.old.start < line)
-        .map(|c| c.new.len() as isize - c.old.len() as isize)
+        .filter(|c| c.old_lines().end <= line && c.old_lines().start < line)
+        .map(|c| c.new_len as isize - c.old_len as isize)
         .sum();
     (line as isize + shift) as usize
 }

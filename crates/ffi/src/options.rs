@@ -54,6 +54,15 @@ pub struct v4a_options {
     /// Upper bound on search work per file, in line comparisons (`V4A_STATUS_SEARCH_BUDGET`
     /// above it). Must be greater than 0. Default 200,000,000.
     pub search_budget: u64,
+    /// Refinement limit: the longest line, in grapheme clusters, whose pair is refined (a
+    /// longer one is a whole-line change). Default 200,000.
+    pub refine_max_graphemes: u64,
+    /// Refinement limit: the work budget of one pair, in estimated cluster comparisons (a
+    /// pair that would cost more is a whole-line change). Default 8,000,000.
+    pub refine_max_cost: u64,
+    /// Refinement limit: blocks of more than this many deleted times added lines (squared)
+    /// are paired by position instead of by similarity. Default 200.
+    pub refine_max_pair_lines: u64,
 }
 
 /// Options for `v4a_make_patch` and `v4a_make_move_patch`. Initialise with
@@ -92,8 +101,16 @@ impl From<&Options> for v4a_options {
             diff_context,
             refine: o.refine.into(),
             search_budget: o.search_budget,
+            refine_max_graphemes: o.refine_limits.max_graphemes as u64,
+            refine_max_cost: o.refine_limits.max_cost as u64,
+            refine_max_pair_lines: o.refine_limits.max_pair_lines as u64,
         }
     }
+}
+
+/// A refinement limit as a `usize` (saturated on 32-bit targets, where no line is that long).
+fn limit_in(value: u64) -> usize {
+    usize::try_from(value).unwrap_or(usize::MAX)
 }
 
 /// Checks the `struct_size` of a versioned struct before the rest of it is read.
@@ -164,13 +181,19 @@ pub(crate) unsafe fn options_in(ptr: *const v4a_options) -> Result<Options, Erro
         },
         refine: flag_in("v4a_options.refine", o.refine)?,
         search_budget: o.search_budget,
+        refine_limits: engine::RefineLimits {
+            max_graphemes: limit_in(o.refine_max_graphemes),
+            max_cost: limit_in(o.refine_max_cost),
+            max_pair_lines: limit_in(o.refine_max_pair_lines),
+        },
     })
 }
 
 /// Fills `*options` with the defaults and sets its `struct_size`: every level up to fold, no
 /// fuzz limit, no first-match, already-applied hunks are no-ops, the final-newline state is
 /// kept, Add File writes LF, no structured diff (3 context lines if `diff_style` is set to
-/// `V4A_DIFF_STYLE_CHANGES`), no refinement, a search budget of 200,000,000.
+/// `V4A_DIFF_STYLE_CHANGES`), no refinement (limits 200,000 clusters, a cost of 8,000,000
+/// and 200 lines when it is asked for), a search budget of 200,000,000.
 /// `V4A_STATUS_NULL_ARGUMENT` for NULL.
 #[no_mangle]
 pub unsafe extern "C" fn v4a_options_init(options: *mut v4a_options) -> v4a_status {
