@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "refine_cases.h"
 #include "v4a.h"
 
 /* Applies and checks the status and the handle; returns the result. */
@@ -721,6 +722,8 @@ int main(int argc, char **argv) {
         paths_and_tools();
         null_handles();
         panic_boundary(devnull);
+        refine_cases();
+        line_diff_cases();
     }
     close(devnull);
     printf("test_leaks: %ld iterations of every export's paths\n", i);
