@@ -43,6 +43,29 @@ namespace V4A
         public uint DiffContext;
         public uint Refine;
         public ulong SearchBudget;
+        public ulong RefineMaxGraphemes;
+        public ulong RefineMaxCost;
+        public ulong RefineMaxPairLines;
+    }
+
+    /// <summary><c>v4a_line_pair</c>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct V4ALinePairNative
+    {
+        public uint Deleted;
+        public uint Added;
+        public uint DeletedSegmentStart;
+        public uint DeletedSegmentCount;
+        public uint AddedSegmentStart;
+        public uint AddedSegmentCount;
+    }
+
+    /// <summary><c>v4a_line_pairs</c>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe struct V4ALinePairs
+    {
+        public V4ALinePairNative* Ptr;
+        public UIntPtr Len;
     }
 
     /// <summary><c>v4a_generate_options</c>.</summary>
@@ -262,6 +285,23 @@ namespace V4A
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern uint v4a_options_init(V4AOptionsNative* options);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern uint v4a_refine_lines(
+            V4ABytes* deleted, UIntPtr deletedCount, V4ABytes* added, UIntPtr addedCount,
+            V4AOptionsNative* options, uint units, IntPtr* refinementOut);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern void v4a_refinement_free(IntPtr refinement);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern V4AErrorNative* v4a_refinement_error(IntPtr refinement);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern V4ALinePairs v4a_refinement_pairs(IntPtr refinement);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern V4ASegments v4a_refinement_segments(IntPtr refinement);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern uint v4a_generate_options_init(V4AGenerateOptionsNative* options);
