@@ -60,6 +60,22 @@ namespace V4A
         public uint AddedSegmentCount;
     }
 
+    /// <summary><c>v4a_diff_columns</c>: the structured diff as arrays (<c>v4a_line_diff_columns</c>).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe struct V4ADiffColumnsNative
+    {
+        public UIntPtr Len;
+        public byte* Kinds;
+        public uint* OldLines;
+        public uint* NewLines;
+        public uint* Hunks;
+        public UIntPtr* Starts;
+        public UIntPtr* Ends;
+        public uint* SegmentStarts;
+        public uint* SegmentCounts;
+        public V4ASegments Segments;
+    }
+
     /// <summary><c>v4a_line_pairs</c>.</summary>
     [StructLayout(LayoutKind.Sequential)]
     internal unsafe struct V4ALinePairs
@@ -293,6 +309,21 @@ namespace V4A
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern void v4a_refinement_free(IntPtr refinement);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern uint v4a_refinement_status(IntPtr refinement);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern uint v4a_result_line_diff(IntPtr result, V4AOptionsNative* options, uint units, IntPtr* diffOut);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern void v4a_line_diff_free(IntPtr diff);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern V4AErrorNative* v4a_line_diff_error(IntPtr diff);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern V4ADiffColumnsNative v4a_line_diff_columns(IntPtr diff);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern V4AErrorNative* v4a_refinement_error(IntPtr refinement);

@@ -73,7 +73,10 @@ namespace V4A.Tests
         public void Refusals()
         {
             Assert.Equal(0, Patch.RefineLines(new string[0], new string[0]).Count);
-            Assert.Equal(0, Patch.RefineLines(new string[] { null }, new[] { "" }).Count);
+            // null is the empty line: two empty lines are identical, a pair without segments.
+            var empty = Patch.RefineLines(new string[] { null }, new[] { "" });
+            Assert.Equal(1, empty.Count);
+            Assert.Equal(0, empty[0].AddedSegments.Count + empty[0].DeletedSegments.Count);
             Assert.Throws<System.ArgumentNullException>(() => Patch.RefineLines(null, new string[0]));
             Assert.ThrowsAny<V4AException>(() => Patch.RefineLines(new[] { "\ud800" }, new[] { "a" }));
             Assert.ThrowsAny<V4AException>(() => Patch.RefineLines(new[] { "a" }, new[] { "a" }, new RefineLimits { MaxCost = -1 }));
