@@ -336,9 +336,18 @@ pub fn all(scale: usize) -> Vec<Workload> {
         ..v4a::Options::default()
     };
     for (id, what) in [
-        ("W13a", "100000-line apply + full diff as rows (DiffStyle::Full)"),
-        ("W13b", "100000-line apply + full diff as columns (line_diff)"),
-        ("W13c", "W13b through the C ABI (v4a_result_line_diff, UTF-16)"),
+        (
+            "W13a",
+            "100000-line apply + full diff as rows (DiffStyle::Full)",
+        ),
+        (
+            "W13b",
+            "100000-line apply + full diff as columns (line_diff)",
+        ),
+        (
+            "W13c",
+            "W13b through the C ABI (v4a_result_line_diff, UTF-16)",
+        ),
     ] {
         let (s, d) = (src13.clone(), diff13.clone());
         let run: Box<dyn Fn()> = match id {
