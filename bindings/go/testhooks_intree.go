@@ -100,7 +100,7 @@ const headerABIVersion = C.V4A_ABI_VERSION
 
 // finishStatus runs the conversion of a call that stored no handle (CodeInternal).
 func finishStatus(status uint32) (*Result, error) {
-	return finish(nil, C.v4a_status(status), nil, "", false)
+	return finish(nil, C.v4a_status(status), nil, "", false, nil)
 }
 
 // nativeApplyOnly applies with the default options and frees the result, copying nothing.
@@ -120,7 +120,7 @@ func nativeApplyOnly(source, diff string) Code {
 func nativeApplyCopyText(source, diff string, buf []byte) (int, Code) {
 	sp, sl := strIn(source)
 	dp, dl := strIn(diff)
-	h, status, v, _ := applyIn(sp, sl, dp, dl, ModeUpdate, nil)
+	h, status, v, _, _ := applyIn(sp, sl, dp, dl, ModeUpdate, nil)
 	n := copy(buf, viewSlice((*byte)(unsafe.Pointer(v.text.ptr)), v.text.len))
 	C.v4a_result_free(h)
 	return n, Code(status)
@@ -146,7 +146,7 @@ func nativeUnified(r *C.v4a_result, contexts []int) []string {
 func nativeApplyUnified(source, diff []byte, mode Mode, opts *Options, contexts []int) ([]string, error) {
 	sp, sl := bytesIn(source)
 	dp, dl := bytesIn(diff)
-	h, status, v, err := applyIn(sp, sl, dp, dl, mode, opts)
+	h, status, v, _, err := applyIn(sp, sl, dp, dl, mode, opts)
 	if err != nil {
 		return nil, err
 	}
