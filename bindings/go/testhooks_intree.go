@@ -72,7 +72,7 @@ func layoutChecks() []layoutCheck {
 		{"sizeof(v4a_bytes)", unsafe.Sizeof(C.v4a_bytes{}), c(0), 2 * p},
 		{"sizeof(v4a_u32s)", unsafe.Sizeof(C.v4a_u32s{}), c(1), 2 * p},
 		{"sizeof(v4a_source)", unsafe.Sizeof(C.v4a_source{}), c(2), 2*p + 8},
-		{"sizeof(v4a_options)", unsafe.Sizeof(C.v4a_options{}), c(3), 48},
+		{"sizeof(v4a_options)", unsafe.Sizeof(C.v4a_options{}), c(3), 72},
 		{"sizeof(v4a_generate_options)", unsafe.Sizeof(C.v4a_generate_options{}), c(4), 12},
 		{"sizeof(v4a_error)", unsafe.Sizeof(C.v4a_error{}), c(5), 40 + 12*p},
 		{"sizeof(v4a_segment)", unsafe.Sizeof(C.v4a_segment{}), c(6), 8 + 2*p},

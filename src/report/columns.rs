@@ -168,6 +168,16 @@ impl Sink for LineDiff {
     fn len(&self) -> usize {
         self.kinds.len()
     }
+    fn reserve(&mut self, n: usize) {
+        self.kinds.reserve_exact(n);
+        self.old_lines.reserve_exact(n);
+        self.new_lines.reserve_exact(n);
+        self.hunks.reserve_exact(n);
+        self.starts.reserve_exact(n);
+        self.ends.reserve_exact(n);
+        self.segment_starts.reserve_exact(n);
+        self.segment_counts.reserve_exact(n);
+    }
     fn push(
         &mut self,
         kind: DiffKind,

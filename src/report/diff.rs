@@ -25,6 +25,8 @@ pub(crate) trait Sink {
         hunk: Option<usize>,
         text: Range<usize>,
     );
+    /// Makes room for `n` more entries (the full diff's size is known before the walk).
+    fn reserve(&mut self, n: usize);
     /// Gives entry `entry` (already pushed) its character-level segments.
     fn set_segments(&mut self, entry: usize, segments: &[Segment]);
 }
@@ -39,6 +41,9 @@ pub(crate) struct Rows {
 impl Sink for Rows {
     fn len(&self) -> usize {
         self.diff.len()
+    }
+    fn reserve(&mut self, n: usize) {
+        self.diff.reserve(n);
     }
     fn push(
         &mut self,
@@ -117,6 +122,17 @@ pub(crate) fn walk(
     };
     let (mut oi, mut ni) = (0usize, 0usize);
     let changes = &a.changes;
+    if context.is_none() {
+        // Every old line once, plus the added lines.
+        sink.reserve(
+            old.len()
+                + changes
+                    .iter()
+                    .map(|c| c.new_len)
+                    .sum::<usize>()
+                    .min(new.len()),
+        );
+    }
     for (ci, change) in changes.iter().enumerate() {
         // An empty line added at the very end of a text without a final newline is not a line.
         let ch = Run::clamped(change, old.len(), new.len());
