@@ -28,7 +28,7 @@ SECTIONS = [
     ("Options: how loosely hunks match, the structured diff, the search budget",
      r"^(v4a_options|V4A_OPTIONS_INIT$|v4a_level$|V4A_LEVEL_|v4a_level_str|v4a_line_ending|V4A_LINE_ENDING_"
      r"|v4a_diff_style|V4A_DIFF_STYLE_|V4A_NO_FUZZ_LIMIT|V4A_DEFAULT_DIFF_CONTEXT"
-     r"|V4A_DEFAULT_SEARCH_BUDGET|v4a_normalize)"),
+     r"|V4A_DEFAULT_SEARCH_BUDGET|V4A_DEFAULT_REFINE_|v4a_normalize)"),
     ("A result: the new text, the hunk reports, the structured diff, the edit script",
      r"^(v4a_result$|v4a_result_(?!set)|v4a_hunk_|V4A_HUNK_|v4a_diff_(kind|line)|V4A_DIFF_"
      r"(EQUAL|DELETE|ADD)$|v4a_segment|v4a_change)"),
@@ -40,6 +40,9 @@ SECTIONS = [
     ("Applying a patch to a directory: the workspace layer (confined, atomic, journaled)",
      r"^(v4a_workspace|V4A_WORKSPACE_|V4A_CHANGE_|v4a_file_change$|V4A_FAILURE_|v4a_failure$"
      r"|V4A_RECOVERY_|v4a_recovery|V4A_DEFAULT_LOCK_WAIT_MS$|v4a_bytes_list$)"),
+    ("Refining any block of lines: pairs and character segments",
+     r"^(v4a_refine|v4a_refinement|v4a_line_pair|V4A_UNITS_|v4a_units)"),
+    ("The structured diff as columns (the cheap form)", r"^(v4a_line_diff|v4a_diff_columns)"),
     ("Texts the library writes (patches, normalised lines)", r"^v4a_text"),
     ("Unified diffs from the parts of a result", r"^v4a_unified_diff"),
     ("Writing patches: generation", r"^(v4a_generate_options|V4A_GENERATE_OPTIONS_INIT$|V4A_DEFAULT_GENERATE_|v4a_make_)"),

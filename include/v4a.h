@@ -78,7 +78,9 @@ extern "C" {
 #endif // __cplusplus
 
 /* Every struct, declared ahead so that each section may point to another's. */
+struct v4a_line_diff;
 struct v4a_patch;
+struct v4a_refinement;
 struct v4a_result;
 struct v4a_result_set;
 struct v4a_text;
@@ -97,6 +99,9 @@ struct v4a_segments;
 struct v4a_change;
 struct v4a_changes;
 struct v4a_unified_diff_input;
+struct v4a_diff_columns;
+struct v4a_line_pair;
+struct v4a_line_pairs;
 struct v4a_op;
 struct v4a_ops;
 struct v4a_source;
@@ -265,7 +270,8 @@ v4a_status v4a_apply_with_base(const uint8_t *source,
     {                                                                                     \
         (uint32_t)sizeof(v4a_options), V4A_LEVEL_FOLD, V4A_NO_FUZZ_LIMIT, 0, 0, 0,        \
             V4A_LINE_ENDING_LF, V4A_DIFF_STYLE_NONE, V4A_DEFAULT_DIFF_CONTEXT, 0,         \
-            V4A_DEFAULT_SEARCH_BUDGET                                                     \
+            V4A_DEFAULT_SEARCH_BUDGET, V4A_DEFAULT_REFINE_MAX_GRAPHEMES,                  \
+            V4A_DEFAULT_REFINE_MAX_COST, V4A_DEFAULT_REFINE_MAX_PAIR_LINES                \
     }
 
 /**
@@ -284,6 +290,21 @@ v4a_status v4a_apply_with_base(const uint8_t *source,
  * The default of `v4a_options.search_budget`, in line comparisons.
  */
 #define V4A_DEFAULT_SEARCH_BUDGET 200000000
+
+/**
+ * The default of `v4a_options.refine_max_graphemes`.
+ */
+#define V4A_DEFAULT_REFINE_MAX_GRAPHEMES 200000
+
+/**
+ * The default of `v4a_options.refine_max_cost`.
+ */
+#define V4A_DEFAULT_REFINE_MAX_COST 8000000
+
+/**
+ * The default of `v4a_options.refine_max_pair_lines`.
+ */
+#define V4A_DEFAULT_REFINE_MAX_PAIR_LINES 200
 
 /**
  * A match level, from the strictest to the loosest: one of the `V4A_LEVEL_*` constants.
@@ -367,6 +388,21 @@ typedef struct v4a_options {
      * above it). Must be greater than 0. Default 200,000,000.
      */
     uint64_t search_budget;
+    /**
+     * Refinement limit: the longest line, in grapheme clusters, whose pair is refined (a
+     * longer one is a whole-line change). Default 200,000.
+     */
+    uint64_t refine_max_graphemes;
+    /**
+     * Refinement limit: the work budget of one pair, in estimated cluster comparisons (a
+     * pair that would cost more is a whole-line change). Default 8,000,000.
+     */
+    uint64_t refine_max_cost;
+    /**
+     * Refinement limit: blocks of more than this many deleted times added lines (squared)
+     * are paired by position instead of by similarity. Default 200.
+     */
+    uint64_t refine_max_pair_lines;
 } v4a_options;
 
 /**
@@ -424,7 +460,8 @@ typedef struct v4a_options {
  * Fills `*options` with the defaults and sets its `struct_size`: every level up to fold, no
  * fuzz limit, no first-match, already-applied hunks are no-ops, the final-newline state is
  * kept, Add File writes LF, no structured diff (3 context lines if `diff_style` is set to
- * `V4A_DIFF_STYLE_CHANGES`), no refinement, a search budget of 200,000,000.
+ * `V4A_DIFF_STYLE_CHANGES`), no refinement (limits 200,000 clusters, a cost of 8,000,000
+ * and 200 lines when it is asked for), a search budget of 200,000,000.
  * `V4A_STATUS_NULL_ARGUMENT` for NULL.
  */
 v4a_status v4a_options_init(struct v4a_options *options);
@@ -597,11 +634,12 @@ typedef struct v4a_segment {
      */
     uint32_t reserved;
     /**
-     * Start byte offset in the line's text (at a grapheme-cluster boundary).
+     * Start offset in the line's text (at a grapheme-cluster boundary): in bytes, or in
+     * UTF-16 code units where a call's `units` asked for `V4A_UNITS_UTF16`.
      */
     size_t start;
     /**
-     * End byte offset (exclusive) in the line's text.
+     * End offset (exclusive) in the line's text, in the same unit.
      */
     size_t end;
 } v4a_segment;
@@ -781,6 +819,26 @@ struct v4a_changes v4a_result_changes(const struct v4a_result *result);
 v4a_status v4a_result_unified_diff(const struct v4a_result *result,
                                    uint32_t context,
                                    struct v4a_text **text_out);
+
+/**
+ * The structured line diff of a successful result, as columns: the same entries (and, with
+ * `options->refine`, segments) that applying with these options gives `v4a_result_diff`,
+ * without copying a line. `options` gives `diff_style` (`V4A_DIFF_STYLE_NONE` is an empty
+ * diff), `diff_context`, `refine` and the refinement limits; NULL is the defaults (no diff).
+ * Apply with `V4A_DIFF_STYLE_NONE` and ask for the diff here: the cheap path for a binding
+ * that converts the diff into its own objects.
+ *
+ * `units` is the unit of the offsets: `V4A_UNITS_BYTES`, or `V4A_UNITS_UTF16` for
+ * JavaScript, C# or Java strings (one pass over the changed lines; free for ASCII texts).
+ *
+ * Stores a new line diff in `*diff_out` (free it with `v4a_line_diff_free`) for every status
+ * except `V4A_STATUS_INTERNAL`: `V4A_STATUS_NULL_ARGUMENT` for a NULL result (no handle),
+ * `V4A_STATUS_INVALID_ARGUMENT` for a result that holds an error, a bad option or `units`.
+ */
+v4a_status v4a_result_line_diff(const struct v4a_result *result,
+                                const struct v4a_options *options,
+                                v4a_units units,
+                                struct v4a_line_diff **diff_out);
 
 /* ---------------------------------------------------------------------------------------------
  * Errors: status codes and the diagnostics of a failure
@@ -1691,6 +1749,214 @@ v4a_recovery v4a_workspace_result_recovery(const struct v4a_workspace_result *re
  * when nothing was recovered.
  */
 struct v4a_bytes_list v4a_workspace_result_recovered(const struct v4a_workspace_result *result);
+
+/* ---------------------------------------------------------------------------------------------
+ * Refining any block of lines: pairs and character segments
+ * --------------------------------------------------------------------------------------------- */
+
+/**
+ * The refinement of one block of lines (from `v4a_refine_lines`): the refined pairs and
+ * their segments, or the error that prevented it.
+ */
+typedef struct v4a_refinement v4a_refinement;
+
+/**
+ * The unit of the offsets of a line diff or a refinement (`v4a_result_line_diff`,
+ * `v4a_refine_lines`): `V4A_UNITS_BYTES` or `V4A_UNITS_UTF16`.
+ */
+typedef uint32_t v4a_units;
+
+/**
+ * A deleted line paired with an added line by `v4a_refine_lines`, and where the
+ * segments of both are in `v4a_refinement_segments()`.
+ */
+typedef struct v4a_line_pair {
+    /**
+     * 0-based index of the deleted line in the `deleted` array.
+     */
+    uint32_t deleted;
+    /**
+     * 0-based index of the added line in the `added` array.
+     */
+    uint32_t added;
+    /**
+     * Index of the deleted line's first segment (kinds equal and delete).
+     */
+    uint32_t deleted_segment_start;
+    /**
+     * Number of the deleted line's segments (0 for an empty line).
+     */
+    uint32_t deleted_segment_count;
+    /**
+     * Index of the added line's first segment (kinds equal and add).
+     */
+    uint32_t added_segment_start;
+    /**
+     * Number of the added line's segments (0 for an empty line).
+     */
+    uint32_t added_segment_count;
+} v4a_line_pair;
+
+/**
+ * A view of line pairs owned by a refinement.
+ */
+typedef struct v4a_line_pairs {
+    /**
+     * The first pair (NULL when `len` is 0).
+     */
+    const struct v4a_line_pair *ptr;
+    /**
+     * The number of pairs.
+     */
+    size_t len;
+} v4a_line_pairs;
+
+/**
+ * Offsets are UTF-8 bytes (C, Go, Rust strings).
+ */
+#define V4A_UNITS_BYTES 0
+
+/**
+ * Offsets are UTF-16 code units (JavaScript, C#, Java strings).
+ */
+#define V4A_UNITS_UTF16 1
+
+/**
+ * Refines a block of deleted lines replaced by added lines: pairs the lines by similarity
+ * and diffs each pair at grapheme-cluster boundaries, within the refinement limits of
+ * `options` (`refine_max_graphemes`, `refine_max_cost`, `refine_max_pair_lines`; NULL: the
+ * defaults; its other fields are checked but not used) — the segments apply's structured
+ * diff shows for the same block. For editors that diff buffers of their own.
+ *
+ * `deleted` and `added` are arrays of `deleted_count` and `added_count` lines, each a UTF-8
+ * `(ptr, len)` input without its terminator (`{NULL, 0}` is an empty line; `(NULL, 0)` an
+ * empty array). `units` is the unit of the segments' offsets: `V4A_UNITS_BYTES` or
+ * `V4A_UNITS_UTF16`.
+ *
+ * Stores a new refinement in `*refinement_out` (free it with `v4a_refinement_free`) for
+ * every status except `V4A_STATUS_INTERNAL`; a line that is not UTF-8 is
+ * `V4A_STATUS_INVALID_UTF8` naming it (`added[2]`), a bad `units` or option
+ * `V4A_STATUS_INVALID_ARGUMENT`.
+ */
+v4a_status v4a_refine_lines(const struct v4a_bytes *deleted,
+                            size_t deleted_count,
+                            const struct v4a_bytes *added,
+                            size_t added_count,
+                            const struct v4a_options *options,
+                            v4a_units units,
+                            struct v4a_refinement **refinement_out);
+
+/**
+ * Frees a refinement and every view read from it. NULL is ignored.
+ */
+void v4a_refinement_free(struct v4a_refinement *refinement);
+
+/**
+ * The refinement's status: `V4A_STATUS_OK`, else its error's. `V4A_STATUS_NULL_ARGUMENT`
+ * for NULL.
+ */
+v4a_status v4a_refinement_status(const struct v4a_refinement *refinement);
+
+/**
+ * The error, owned by the refinement; NULL on success or for NULL.
+ */
+const struct v4a_error *v4a_refinement_error(const struct v4a_refinement *refinement);
+
+/**
+ * The refined pairs, strictly increasing in both indices (pairs never cross). A line in no
+ * pair is a whole-line change (too different from the other side's lines, or its pair
+ * exceeded the limits). Empty on error or for NULL.
+ */
+struct v4a_line_pairs v4a_refinement_pairs(const struct v4a_refinement *refinement);
+
+/**
+ * The segments the pairs refer to; offsets relative to their line, in the `units` asked
+ * for. Empty on error or for NULL.
+ */
+struct v4a_segments v4a_refinement_segments(const struct v4a_refinement *refinement);
+
+/* ---------------------------------------------------------------------------------------------
+ * The structured diff as columns (the cheap form)
+ * --------------------------------------------------------------------------------------------- */
+
+/**
+ * The structured line diff of a result as columns (from `v4a_result_line_diff`), or the
+ * error that prevented it.
+ */
+typedef struct v4a_line_diff v4a_line_diff;
+
+/**
+ * The columns of a line diff, owned by its `v4a_line_diff`: entry `i` of the diff is
+ * `kinds[i]`, `old_lines[i]`, `new_lines[i]`, `hunks[i]`, its text `starts[i]..ends[i]` and
+ * its `segment_counts[i]` segments from `segments.ptr[segment_starts[i]]`. Every pointer is
+ * NULL when `len` is 0.
+ *
+ * An entry's text is a range of the result's source (`V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE`)
+ * or of its new text (`V4A_DIFF_ADD`), terminator excluded: nothing is copied, so slice the
+ * texts you already hold (`v4a_result_source`, `v4a_result_text`, or your copies of them).
+ */
+typedef struct v4a_diff_columns {
+    /**
+     * The number of entries.
+     */
+    size_t len;
+    /**
+     * `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`, one byte each.
+     */
+    const uint8_t *kinds;
+    /**
+     * 1-based line in the original text; 0 for an added line.
+     */
+    const uint32_t *old_lines;
+    /**
+     * 1-based line in the new text; 0 for a deleted line.
+     */
+    const uint32_t *new_lines;
+    /**
+     * 1-based number of the hunk the line belongs to (changed lines and a hunk's context
+     * lines); 0 for none.
+     */
+    const uint32_t *hunks;
+    /**
+     * Start of the line's text in the source or new text, in the `units` asked for (bytes,
+     * or UTF-16 code units).
+     */
+    const size_t *starts;
+    /**
+     * End (exclusive) of the line's text, in the same unit.
+     */
+    const size_t *ends;
+    /**
+     * Index of the line's first segment in `segments`.
+     */
+    const uint32_t *segment_starts;
+    /**
+     * Number of the line's segments; 0 when the line is unchanged, unpaired, or refinement
+     * was not asked for or exceeded its limits.
+     */
+    const uint32_t *segment_counts;
+    /**
+     * The character-level segments, offsets relative to their line's start, in the same
+     * unit.
+     */
+    struct v4a_segments segments;
+} v4a_diff_columns;
+
+/**
+ * Frees a line diff and every view read from it. NULL is ignored.
+ */
+void v4a_line_diff_free(struct v4a_line_diff *diff);
+
+/**
+ * The error, owned by the line diff; NULL on success or for NULL.
+ */
+const struct v4a_error *v4a_line_diff_error(const struct v4a_line_diff *diff);
+
+/**
+ * The columns of the line diff (every pointer NULL and `len` 0 on error or for NULL); valid
+ * until the line diff is freed.
+ */
+struct v4a_diff_columns v4a_line_diff_columns(const struct v4a_line_diff *diff);
 
 /* ---------------------------------------------------------------------------------------------
  * Texts the library writes (patches, normalised lines)

@@ -255,11 +255,11 @@ fn whole_file(source: &str, text: String, path: &str, opts: &Options) -> ApplyRe
         diff: Vec::new(),
         segments: Vec::new(),
         changes: if old_lines + new_lines > 0 {
-            vec![crate::build::Change {
-                old: 0..old_lines,
-                new: 0..new_lines,
-                hunk: 0,
-            }]
+            vec![crate::build::Change::from_indices(
+                0..old_lines,
+                0..new_lines,
+                0,
+            )]
         } else {
             Vec::new()
         },

@@ -67,7 +67,10 @@ pub use generate::{
 pub use level::{normalize, normalized, Level};
 pub use options::{DiffStyle, LineEnding, Options};
 pub use patch::{classify_path, Anchor, FileOp, Hunk, Line, LineKind, OpKind, Patch, PathClass};
-pub use report::{ApplyResult, DiffKind, DiffLine, HunkReport, Segment};
+pub use report::{
+    refine_lines, ApplyResult, DiffKind, DiffLine, HunkReport, LineDiff, LinePair, RefineLimits,
+    Refinement, Segment,
+};
 
 // The free functions that became methods of `Patch`, kept (deprecated) for existing callers.
 #[allow(deprecated)]

@@ -65,11 +65,13 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
         .changes
         .iter()
         .flat_map(|c| {
-            let (old, new) = (&base_full[c.old.clone()], &new_full[c.new.clone()]);
+            let (old_lines, new_lines) = (c.old_lines(), c.new_lines());
+            let (old, new) = (&base_full[old_lines.clone()], &new_full[new_lines.clone()]);
+            let hunk = c.hunk_index();
             side_edits(old, new).into_iter().map(move |e| Edit {
-                base: e.base.start + c.old.start..e.base.end + c.old.start,
-                side: e.side.start + c.new.start..e.side.end + c.new.start,
-                hunk: c.hunk,
+                base: e.base.start + old_lines.start..e.base.end + old_lines.start,
+                side: e.side.start + new_lines.start..e.side.end + new_lines.start,
+                hunk,
             })
         })
         .collect();
@@ -154,11 +156,11 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
                 }
             }
             let n = Lines::split(&ours_text).len();
-            changes.push(Change {
-                old: cur_range.clone(),
-                new: out_line..out_line + n,
-                hunk: o[0].hunk,
-            });
+            changes.push(Change::from_indices(
+                cur_range.clone(),
+                out_line..out_line + n,
+                o[0].hunk,
+            ));
             text.push_str(&ours_text);
             out_line += n;
         }
@@ -436,8 +438,8 @@ fn map_line(edits: &[Edit], line: usize, insert_before: bool) -> usize {
 fn map_line_through(changes: &[Change], line: usize) -> usize {
     let shift: isize = changes
         .iter()
-        .filter(|c| c.old.end <= line && c.old.start < line)
-        .map(|c| c.new.len() as isize - c.old.len() as isize)
+        .filter(|c| c.old_lines().end <= line && c.old_lines().start < line)
+        .map(|c| c.new_len as isize - c.old_len as isize)
         .sum();
     (line as isize + shift) as usize
 }

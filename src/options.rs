@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Status};
 use crate::level::Level;
+use crate::report::RefineLimits;
 
 /// Which line terminator `*** Add File` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -74,6 +75,9 @@ pub struct Options {
     pub diff: DiffStyle,
     /// Add character-level segments to changed lines of the structured diff.
     pub refine: bool,
+    /// The limits of that refinement (past them a pair of lines is a whole-line change); the
+    /// same limits [`refine_lines`](crate::refine_lines) takes.
+    pub refine_limits: RefineLimits,
     /// Upper bound on search work per file, in line comparisons (default 200 million).
     pub search_budget: u64,
 }
@@ -89,6 +93,7 @@ impl Default for Options {
             add_file_line_ending: LineEnding::Lf,
             diff: DiffStyle::None,
             refine: false,
+            refine_limits: RefineLimits::default(),
             search_budget: 200_000_000,
         }
     }

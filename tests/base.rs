@@ -182,10 +182,12 @@ fn a_hunk_whose_lines_now_occur_twice_lands_where_the_model_saw_it() {
     );
     assert_eq!((r.hunks[0].old_start, r.hunks[0].old_len), (2, 1));
     assert_eq!(r.changes.len(), 1);
+    let c = &r.changes[0];
     assert_eq!(
-        (r.changes[0].old.clone(), r.changes[0].new.clone()),
-        (1..2, 1..2)
+        (c.old_start, c.old_len, c.new_start, c.new_len),
+        (2, 1, 2, 1)
     );
+    assert_eq!((c.old_lines(), c.new_lines()), (1..2, 1..2));
 }
 
 #[test]

@@ -148,6 +148,35 @@ fn c_abi_apply(source: &str, diff: &str) {
     }
 }
 
+/// `v4a_apply` and the full line diff as columns in UTF-16 units, then both handles freed.
+fn c_abi_line_diff(source: &str, diff: &str) {
+    use v4a_ffi::*;
+    let mut result: *mut v4a_result = std::ptr::null_mut();
+    let mut lines: *mut v4a_line_diff = std::ptr::null_mut();
+    // SAFETY: as in `c_abi_apply`; the options struct is initialised by the library; each
+    // handle is freed once.
+    unsafe {
+        let mut opts: v4a_options = std::mem::zeroed();
+        v4a_options_init(&mut opts);
+        let status = v4a_apply(
+            source.as_ptr(),
+            source.len(),
+            diff.as_ptr(),
+            diff.len(),
+            V4A_MODE_UPDATE,
+            &opts,
+            &mut result,
+        );
+        assert_eq!(status.0, V4A_STATUS_OK);
+        opts.diff_style = V4A_DIFF_STYLE_FULL;
+        let status = v4a_result_line_diff(result, &opts, V4A_UNITS_UTF16, &mut lines);
+        assert_eq!(status.0, V4A_STATUS_OK);
+        black_box(v4a_line_diff_columns(lines));
+        v4a_line_diff_free(lines);
+        v4a_result_free(result);
+    }
+}
+
 fn apply_case(id: &'static str, what: String, source: String, diff: String) -> Workload {
     let src = source.clone();
     Workload {
@@ -368,6 +397,61 @@ pub fn all(scale: usize) -> Vec<Workload> {
                 black_box(r.expect("applies"));
             })),
             run: Box::new(move || c_abi_apply(&cs, &cd)),
+        });
+    }
+
+    // W13: the full structured diff of W2 (100,000 lines, one hunk) beside the apply alone
+    // (the baseline): as rows (`DiffStyle::Full`, one `DiffLine` per line), as columns
+    // (`ApplyResult::line_diff`, what the bindings read), and as columns through the C ABI
+    // (`v4a_apply` + `v4a_result_line_diff` in UTF-16 units, what the JS binding calls).
+    let src13 = join(&big);
+    let diff13 = hunk_at(&big, big.len() * 9 / 10, "    changed();");
+    let apply13 = |opts: v4a::Options, s: String, d: String| {
+        move || {
+            let r = v4a::apply(&s, &d, v4a::Mode::Update, &opts).expect("applies");
+            black_box(r);
+        }
+    };
+    let full = v4a::Options {
+        diff: v4a::DiffStyle::Full,
+        ..v4a::Options::default()
+    };
+    for (id, what) in [
+        (
+            "W13a",
+            "100000-line apply + full diff as rows (DiffStyle::Full)",
+        ),
+        (
+            "W13b",
+            "100000-line apply + full diff as columns (line_diff)",
+        ),
+        (
+            "W13c",
+            "W13b through the C ABI (v4a_result_line_diff, UTF-16)",
+        ),
+    ] {
+        let (s, d) = (src13.clone(), diff13.clone());
+        let run: Box<dyn Fn()> = match id {
+            "W13a" => Box::new(apply13(full.clone(), s, d)),
+            "W13b" => Box::new(move || {
+                let r = v4a::apply(&s, &d, v4a::Mode::Update, &v4a::Options::default())
+                    .expect("applies");
+                black_box(r.line_diff(v4a::DiffStyle::Full, None));
+            }),
+            _ => Box::new(move || c_abi_line_diff(&s, &d)),
+        };
+        let (bs, bd) = (src13.clone(), diff13.clone());
+        let baseline: Box<dyn Fn()> = if id == "W13c" {
+            Box::new(move || c_abi_apply(&bs, &bd))
+        } else {
+            Box::new(apply13(v4a::Options::default(), bs, bd))
+        };
+        w.push(Workload {
+            id,
+            what: what.to_string(),
+            floor_input: vec![src13.clone()],
+            baseline: Some(baseline),
+            run,
         });
     }
 

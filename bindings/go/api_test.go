@@ -150,7 +150,8 @@ func TestApplyVariantsAgree(t *testing.T) {
 // DefaultOptions is the library's v4a_options_init, field by field; an Options not made from
 // it is refused with a message that says so, never applied with a zero budget.
 func TestDefaultOptions(t *testing.T) {
-	want := &Options{MaxLevel: LevelFold, MaxFuzz: NoFuzzLimit, AddFileLineEnding: LF, SearchBudget: 200_000_000}
+	want := &Options{MaxLevel: LevelFold, MaxFuzz: NoFuzzLimit, AddFileLineEnding: LF, SearchBudget: 200_000_000,
+		RefineLimits: RefineLimits{MaxGraphemes: 200_000, MaxCost: 8_000_000, MaxPairLines: 200}}
 	if got := DefaultOptions(); !reflect.DeepEqual(got, want) {
 		t.Errorf("DefaultOptions() = %+v, want %+v", got, want)
 	}

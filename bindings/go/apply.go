@@ -202,28 +202,29 @@ type Change struct {
 func Apply(source, diff string, mode Mode, opts *Options) (*Result, error) {
 	sp, sl := strIn(source)
 	dp, dl := strIn(diff)
-	h, status, v, err := applyIn(sp, sl, dp, dl, mode, opts)
+	h, status, v, diffOpts, err := applyIn(sp, sl, dp, dl, mode, opts)
 	if err != nil {
 		return nil, err
 	}
-	return finish(h, status, &v, source, true)
+	return finish(h, status, &v, source, true, diffOpts)
 }
 
 // applyIn calls v4a_go_apply on (pointer, length) inputs and returns the live result (the
-// caller frees it), its status and its views; err is set only when opts is invalid (and then
-// nothing was called).
-func applyIn(sp *C.uint8_t, sl C.size_t, dp *C.uint8_t, dl C.size_t, mode Mode, opts *Options) (*C.v4a_result, C.v4a_status, C.v4a_go_views, error) {
+// caller frees it), its status, its views and the options of its structured diff (nil for
+// none; see splitDiff); err is set only when opts is invalid (and then nothing was called).
+func applyIn(sp *C.uint8_t, sl C.size_t, dp *C.uint8_t, dl C.size_t, mode Mode, opts *Options) (*C.v4a_result, C.v4a_status, C.v4a_go_views, *C.v4a_options, error) {
 	var copts C.v4a_options
 	var v C.v4a_go_views
 	co, err := opts.toC(&copts)
 	if err != nil {
-		return nil, 0, v, err
+		return nil, 0, v, nil, err
 	}
+	co, diffOpts := splitDiff(co)
 	var h *C.v4a_result
 	status := C.v4a_go_apply(sp, sl, dp, dl, C.uint32_t(mode), co, &h, &v)
 	runtime.KeepAlive(sp)
 	runtime.KeepAlive(dp)
-	return h, status, v, nil
+	return h, status, v, diffOpts, nil
 }
 
 // ApplyBytes is Apply for byte slices (file contents as read from disk). Inputs that are
@@ -232,11 +233,11 @@ func applyIn(sp *C.uint8_t, sl C.size_t, dp *C.uint8_t, dl C.size_t, mode Mode, 
 func ApplyBytes(source, diff []byte, mode Mode, opts *Options) (*Result, error) {
 	sp, sl := bytesIn(source)
 	dp, dl := bytesIn(diff)
-	h, status, v, err := applyIn(sp, sl, dp, dl, mode, opts)
+	h, status, v, diffOpts, err := applyIn(sp, sl, dp, dl, mode, opts)
 	if err != nil {
 		return nil, err
 	}
-	return finish(h, status, &v, "", false)
+	return finish(h, status, &v, "", false, diffOpts)
 }
 
 // ApplyModeName is Apply with the mode given by name, as the one-file-per-call tool sends
@@ -251,18 +252,20 @@ func ApplyModeName(source, diff, mode string, opts *Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	co, diffOpts := splitDiff(co)
 	var h *C.v4a_result
 	var v C.v4a_go_views
 	status := C.v4a_go_apply_mode_name(sp, sl, dp, dl, mp, ml, co, &h, &v)
 	runtime.KeepAlive(sp)
 	runtime.KeepAlive(dp)
 	runtime.KeepAlive(mp)
-	return finish(h, status, &v, source, true)
+	return finish(h, status, &v, source, true, diffOpts)
 }
 
-// finish turns a single-file result handle into a *Result or an *Error, and frees it.
+// finish turns a single-file result handle into a *Result or an *Error, and frees it; with
+// diffOpts (see splitDiff) it reads the structured diff as columns first.
 func finish(h *C.v4a_result, status C.v4a_status, v *C.v4a_go_views, source string,
-	reuse bool) (*Result, error) {
+	reuse bool, diffOpts *C.v4a_options) (*Result, error) {
 	if h == nil {
 		return nil, statusError(Code(status), "")
 	}
@@ -272,6 +275,14 @@ func finish(h *C.v4a_result, status C.v4a_status, v *C.v4a_go_views, source stri
 		return nil, err
 	}
 	r := resultFrom(v, source, reuse)
+	if diffOpts != nil {
+		lines, err := linesFrom(h, diffOpts, r)
+		if err != nil {
+			C.v4a_result_free(h)
+			return nil, err
+		}
+		r.Diff = lines
+	}
 	C.v4a_result_free(h)
 	return r, nil
 }

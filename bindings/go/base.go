@@ -32,6 +32,7 @@ func ApplyWithBase(source, base, diff string, mode Mode, opts *Options) (*Result
 	if err != nil {
 		return nil, err
 	}
+	co, diffOpts := splitDiff(co)
 	var h *C.v4a_result
 	var v C.v4a_go_views
 	status := C.v4a_apply_with_base(sp, sl, bp, bl, dp, dl, C.uint32_t(mode), co, &h)
@@ -41,7 +42,7 @@ func ApplyWithBase(source, base, diff string, mode Mode, opts *Options) (*Result
 	runtime.KeepAlive(sp)
 	runtime.KeepAlive(bp)
 	runtime.KeepAlive(dp)
-	return finish(h, status, &v, source, true)
+	return finish(h, status, &v, source, true, diffOpts)
 }
 
 // ApplyPatchWithBases is ApplyPatch for a patch written against bases, the texts the model

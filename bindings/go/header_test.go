@@ -76,6 +76,7 @@ func TestHeaderCoverage(t *testing.T) {
 		"v4a_result_set_status":       "the binding uses the status v4a_patch_apply returns",
 		"v4a_text_status":             "the binding uses the status each text-making call returns",
 		"v4a_workspace_result_status": "the binding uses the status v4a_workspace_apply returns",
+		"v4a_refinement_status":       "the binding uses the status v4a_refine_lines returns",
 	}
 	functions := regexp.MustCompile(`(?m)^[a-z0-9_ ]+[ *](v4a_[a-z_0-9]+)\(`).FindAllStringSubmatch(string(header), -1)
 	if len(functions) < 45 {

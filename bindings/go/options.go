@@ -181,6 +181,9 @@ type Options struct {
 	// Refine adds character-level segments to the changed lines of the structured diff.
 	// Default false.
 	Refine bool
+	// RefineLimits bound that refinement (the limits RefineLines takes). Default
+	// DefaultOptions().RefineLimits.
+	RefineLimits RefineLimits
 	// SearchBudget bounds the search work per file, in line comparisons (ErrSearchBudget
 	// above it); it must be greater than 0. Default 200,000,000.
 	SearchBudget uint64
@@ -207,7 +210,12 @@ func DefaultOptions() *Options {
 		AddFileLineEnding:     LineEnding(d.add_file_line_ending),
 		Diff:                  DiffStyle{style: uint8(d.diff_style)},
 		Refine:                d.refine != 0,
-		SearchBudget:          uint64(d.search_budget),
+		RefineLimits: RefineLimits{
+			MaxGraphemes: uint64(d.refine_max_graphemes),
+			MaxCost:      uint64(d.refine_max_cost),
+			MaxPairLines: uint64(d.refine_max_pair_lines),
+		},
+		SearchBudget: uint64(d.search_budget),
 	}
 	if d.max_fuzz != C.V4A_NO_FUZZ_LIMIT {
 		o.MaxFuzz = int(d.max_fuzz)
@@ -255,6 +263,9 @@ func (o *Options) toC(out *C.v4a_options) (*C.v4a_options, error) {
 		out.diff_context = C.uint32_t(o.Diff.context)
 	}
 	out.refine = cBool(o.Refine)
+	out.refine_max_graphemes = C.uint64_t(o.RefineLimits.MaxGraphemes)
+	out.refine_max_cost = C.uint64_t(o.RefineLimits.MaxCost)
+	out.refine_max_pair_lines = C.uint64_t(o.RefineLimits.MaxPairLines)
 	out.search_budget = C.uint64_t(o.SearchBudget)
 	return out, nil
 }

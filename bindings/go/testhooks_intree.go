@@ -72,7 +72,7 @@ func layoutChecks() []layoutCheck {
 		{"sizeof(v4a_bytes)", unsafe.Sizeof(C.v4a_bytes{}), c(0), 2 * p},
 		{"sizeof(v4a_u32s)", unsafe.Sizeof(C.v4a_u32s{}), c(1), 2 * p},
 		{"sizeof(v4a_source)", unsafe.Sizeof(C.v4a_source{}), c(2), 2*p + 8},
-		{"sizeof(v4a_options)", unsafe.Sizeof(C.v4a_options{}), c(3), 48},
+		{"sizeof(v4a_options)", unsafe.Sizeof(C.v4a_options{}), c(3), 72},
 		{"sizeof(v4a_generate_options)", unsafe.Sizeof(C.v4a_generate_options{}), c(4), 12},
 		{"sizeof(v4a_error)", unsafe.Sizeof(C.v4a_error{}), c(5), 40 + 12*p},
 		{"sizeof(v4a_segment)", unsafe.Sizeof(C.v4a_segment{}), c(6), 8 + 2*p},
@@ -100,7 +100,7 @@ const headerABIVersion = C.V4A_ABI_VERSION
 
 // finishStatus runs the conversion of a call that stored no handle (CodeInternal).
 func finishStatus(status uint32) (*Result, error) {
-	return finish(nil, C.v4a_status(status), nil, "", false)
+	return finish(nil, C.v4a_status(status), nil, "", false, nil)
 }
 
 // nativeApplyOnly applies with the default options and frees the result, copying nothing.
@@ -120,7 +120,7 @@ func nativeApplyOnly(source, diff string) Code {
 func nativeApplyCopyText(source, diff string, buf []byte) (int, Code) {
 	sp, sl := strIn(source)
 	dp, dl := strIn(diff)
-	h, status, v, _ := applyIn(sp, sl, dp, dl, ModeUpdate, nil)
+	h, status, v, _, _ := applyIn(sp, sl, dp, dl, ModeUpdate, nil)
 	n := copy(buf, viewSlice((*byte)(unsafe.Pointer(v.text.ptr)), v.text.len))
 	C.v4a_result_free(h)
 	return n, Code(status)
@@ -146,7 +146,7 @@ func nativeUnified(r *C.v4a_result, contexts []int) []string {
 func nativeApplyUnified(source, diff []byte, mode Mode, opts *Options, contexts []int) ([]string, error) {
 	sp, sl := bytesIn(source)
 	dp, dl := bytesIn(diff)
-	h, status, v, err := applyIn(sp, sl, dp, dl, mode, opts)
+	h, status, v, _, err := applyIn(sp, sl, dp, dl, mode, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -106,6 +106,7 @@ pub fn decode_options(h: [u8; 4]) -> Options {
             },
         },
         refine: h[1] & 0x20 != 0,
+        refine_limits: RefineLimits::default(),
         search_budget: if h[1] & 0x80 != 0 {
             1 + u64::from(h[2]) * u64::from(h[2])
         } else {
@@ -288,17 +289,18 @@ fn check_applied(a: &ApplyResult, source: &str, kind: Kind, opts: &Options) {
     let (mut oi, mut ni) = (0usize, 0usize);
     let mut rebuilt: Vec<&str> = Vec::new();
     for ch in &a.changes {
-        let o = ch.old.start.min(old.len())..ch.old.end.min(old.len());
-        let n = ch.new.start.min(new_contents.len())..ch.new.end.min(new_contents.len());
+        let (co, cn) = (ch.old_lines(), ch.new_lines());
+        let o = co.start.min(old.len())..co.end.min(old.len());
+        let n = cn.start.min(new_contents.len())..cn.end.min(new_contents.len());
         assert!(
             o.start >= oi && n.start >= ni,
             "changes out of order: {:?}",
             a.changes
         );
-        // A whole-file result (add, delete) has one change of "hunk 0" and no hunk report.
+        // A whole-file result (add, delete) has one change of hunk 1 and no hunk report.
         let hunks = a.hunks.len().max(1);
         assert!(
-            ch.hunk < hunks,
+            ch.hunk >= 1 && ch.hunk <= hunks,
             "change of hunk {} of {}",
             ch.hunk,
             a.hunks.len()
@@ -1391,6 +1393,11 @@ unsafe fn options_arg(
                         _ => return None,
                     },
                     refine: flag(o.refine)?,
+                    refine_limits: RefineLimits {
+                        max_graphemes: usize::try_from(o.refine_max_graphemes).ok()?,
+                        max_cost: usize::try_from(o.refine_max_cost).ok()?,
+                        max_pair_lines: usize::try_from(o.refine_max_pair_lines).ok()?,
+                    },
                     search_budget: o.search_budget,
                 })
             })();

@@ -17,15 +17,62 @@ use crate::patch::{Hunk, LineKind};
 use crate::text::{Eol, Lines};
 use reindent::Unit;
 
-/// A run of changed lines: old lines `old` were replaced by new lines `new` (0-based).
+/// A run of changed lines of the edit script: `old_len` lines of the original text from line
+/// `old_start` were replaced by `new_len` lines of the new text from line `new_start`.
+///
+/// Every number is 1-based, like [`HunkReport`](crate::HunkReport)'s and the messages'; use
+/// [`Change::old_lines`] and [`Change::new_lines`] for 0-based indices to slice with.
+///
+/// ```
+/// let r = v4a::apply("a\nb\nc\n", "@@\n a\n-b\n+B\n+B2\n", v4a::Mode::Update, &Default::default()).unwrap();
+/// let c = &r.changes[0];
+/// assert_eq!((c.old_start, c.old_len, c.new_start, c.new_len, c.hunk), (2, 1, 2, 2, 1));
+/// assert_eq!((c.old_lines(), c.new_lines()), (1..2, 1..3));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
-    /// Removed lines of the original text (0-based, without the BOM).
-    pub old: Range<usize>,
-    /// Added lines of the new text (0-based).
-    pub new: Range<usize>,
-    /// The hunk (0-based) that made the change.
+    /// First removed line of the original text (1-based, BOM excluded); for a pure insertion
+    /// (`old_len` 0), the line before which the lines were added.
+    pub old_start: usize,
+    /// Number of removed lines.
+    pub old_len: usize,
+    /// First added line of the new text (1-based); for a pure deletion (`new_len` 0), the
+    /// line the removed lines would have preceded.
+    pub new_start: usize,
+    /// Number of added lines.
+    pub new_len: usize,
+    /// 1-based number of the hunk that made the change.
     pub hunk: usize,
+}
+
+impl Change {
+    /// A change from 0-based line index ranges and a 0-based hunk index.
+    pub(crate) fn from_indices(old: Range<usize>, new: Range<usize>, hunk_index: usize) -> Change {
+        Change {
+            old_start: old.start + 1,
+            old_len: old.len(),
+            new_start: new.start + 1,
+            new_len: new.len(),
+            hunk: hunk_index + 1,
+        }
+    }
+
+    /// The removed lines as 0-based indices into the original text's lines (BOM excluded).
+    pub fn old_lines(&self) -> Range<usize> {
+        let start = self.old_start.saturating_sub(1);
+        start..start.saturating_add(self.old_len)
+    }
+
+    /// The added lines as 0-based indices into the new text's lines.
+    pub fn new_lines(&self) -> Range<usize> {
+        let start = self.new_start.saturating_sub(1);
+        start..start.saturating_add(self.new_len)
+    }
+
+    /// The 0-based index of the hunk that made the change.
+    pub(crate) fn hunk_index(&self) -> usize {
+        self.hunk.saturating_sub(1)
+    }
 }
 
 /// What the builder reports per hunk.
@@ -319,7 +366,7 @@ impl<'l> Builder<'l, '_> {
     /// Records a run of changed lines, if it changed any.
     fn close_run(&mut self, hunk: usize, old: Range<usize>, new: Range<usize>) {
         if !old.is_empty() || !new.is_empty() {
-            self.changes.push(Change { old, new, hunk });
+            self.changes.push(Change::from_indices(old, new, hunk));
         }
     }
 }

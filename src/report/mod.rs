@@ -1,8 +1,12 @@
 //! Results: the new text with the original source, per-hunk reports, the structured line
 //! diff (full or changes-only, with optional character-level segments) and a unified diff.
 
+mod columns;
+mod diff;
 pub mod refine;
 mod unified;
+
+pub use columns::LineDiff;
 
 // For the C ABI's `v4a_unified_diff` over a caller's edit script and for the fuzzer; Rust users
 // call `ApplyResult::unified_diff`.
@@ -16,7 +20,7 @@ use crate::level::Level;
 use crate::options::{DiffStyle, Options};
 use crate::text::{strip_bom, Lines};
 
-pub use refine::{RefineLimits, Segment};
+pub use refine::{refine_lines, LinePair, RefineLimits, Refinement, Segment};
 
 /// The kind of a diff entry or segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -155,12 +159,28 @@ impl ApplyResult {
         unified::render(self, context)
     }
 
-    /// Computes the structured diff (and segments) in the given style. Done by apply when the
-    /// options ask for it; call this to get another style later.
+    /// Computes the structured diff (and segments, with the default [`RefineLimits`]) in the
+    /// given style. Done by apply when the options ask for it; call this to get another style
+    /// later.
     pub fn compute_diff(&mut self, style: DiffStyle, refine: bool) {
-        let (diff, segments) = structured_diff(self, style, refine);
-        self.diff = diff;
-        self.segments = segments;
+        self.compute_diff_with(style, refine.then(RefineLimits::default).as_ref());
+    }
+
+    /// [`ApplyResult::compute_diff`] with the refinement's limits: `Some` refines the paired
+    /// changed lines within them, `None` does not refine.
+    pub fn compute_diff_with(&mut self, style: DiffStyle, refine: Option<&RefineLimits>) {
+        let rows = diff::rows(self, style, refine);
+        self.diff = rows.diff;
+        self.segments = rows.segments;
+    }
+
+    /// The structured diff in `style` as columns — the same entries as
+    /// [`ApplyResult::compute_diff_with`] gives [`ApplyResult::diff`], without a copy of any
+    /// line: the cheap form for callers that convert the diff into their own objects (the C
+    /// ABI and the bindings use it). `refine`: the limits of the character-level segments,
+    /// `None` for none.
+    pub fn line_diff(&self, style: DiffStyle, refine: Option<&RefineLimits>) -> LineDiff {
+        diff::columns(self, style, refine)
     }
 }
 
@@ -176,135 +196,9 @@ pub(crate) fn split_both(a: &ApplyResult) -> (Lines<'_>, usize, Lines<'_>, usize
     )
 }
 
-/// For each hunk, its original-line range; used to tag context lines with their hunk.
-fn hunk_of_old_line(a: &ApplyResult) -> Vec<(usize, usize, usize)> {
-    let mut v: Vec<(usize, usize, usize)> = a
-        .hunks
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| !h.already_applied)
-        .map(|(i, h)| {
-            let s = h.old_start as usize - 1;
-            (s, s + h.old_len as usize, i)
-        })
-        .collect();
-    v.sort();
-    v
-}
-
-fn structured_diff(
-    a: &ApplyResult,
-    style: DiffStyle,
-    refine: bool,
-) -> (Vec<DiffLine>, Vec<Segment>) {
-    let mut diff = Vec::new();
-    let mut segments = Vec::new();
-    if style == DiffStyle::None {
-        return (diff, segments);
-    }
-    let (old, old_off, new, new_off) = split_both(a);
-    let ranges = hunk_of_old_line(a);
-    let context = match style {
-        DiffStyle::Changes { context } => Some(context as usize),
-        _ => None,
-    };
-    let mut ri = 0usize;
-    let mut hunk_at = |i: usize| -> Option<usize> {
-        while ri < ranges.len() && ranges[ri].1 <= i {
-            ri += 1;
-        }
-        ranges.get(ri).filter(|r| r.0 <= i && i < r.1).map(|r| r.2)
-    };
-    let span = |l: &Lines<'_>, off: usize, i: usize| {
-        let s = l.span(i);
-        off + s.start..off + s.end
-    };
-    let push_equal = |diff: &mut Vec<DiffLine>, oi: usize, ni: usize, hunk: Option<usize>| {
-        diff.push(DiffLine {
-            kind: DiffKind::Equal,
-            old_line: Some(oi as u32 + 1),
-            new_line: Some(ni as u32 + 1),
-            hunk,
-            text: span(&old, old_off, oi),
-            segments: 0..0,
-        });
-    };
-    let limits = RefineLimits::default();
-    let (mut oi, mut ni) = (0usize, 0usize);
-    let changes = &a.changes;
-    for (ci, ch) in changes.iter().enumerate() {
-        // An empty line added at the very end of a text without a final newline is not a line.
-        let ch = &Change {
-            old: ch.old.start.min(old.len())..ch.old.end.min(old.len()),
-            new: ch.new.start.min(new.len())..ch.new.end.min(new.len()),
-            hunk: ch.hunk,
-        };
-        // Equal lines before this change: all of them, or the `c` after the previous change
-        // and the `c` before this one.
-        let gap = ch.old.start - oi;
-        for k in 0..gap {
-            let show = match context {
-                None => true,
-                Some(c) => (ci > 0 && k < c) || k + c >= gap,
-            };
-            if show {
-                push_equal(&mut diff, oi + k, ni + k, hunk_at(oi + k));
-            }
-        }
-        let first_del = diff.len();
-        for k in ch.old.clone() {
-            diff.push(DiffLine {
-                kind: DiffKind::Delete,
-                old_line: Some(k as u32 + 1),
-                new_line: None,
-                hunk: Some(ch.hunk),
-                text: span(&old, old_off, k),
-                segments: 0..0,
-            });
-        }
-        let first_add = diff.len();
-        for k in ch.new.clone() {
-            diff.push(DiffLine {
-                kind: DiffKind::Add,
-                old_line: None,
-                new_line: Some(k as u32 + 1),
-                hunk: Some(ch.hunk),
-                text: span(&new, new_off, k),
-                segments: 0..0,
-            });
-        }
-        if refine && !ch.old.is_empty() && !ch.new.is_empty() {
-            let dels: Vec<&str> = ch.old.clone().map(|k| old.get(k)).collect();
-            let adds: Vec<&str> = ch.new.clone().map(|k| new.get(k)).collect();
-            for (d, ad) in refine::pair_lines(&dels, &adds, &limits) {
-                if let Some((ds, as_)) = refine::refine_pair(dels[d], adds[ad], &limits) {
-                    let s0 = segments.len();
-                    segments.extend(ds);
-                    diff[first_del + d].segments = s0..segments.len();
-                    let s1 = segments.len();
-                    segments.extend(as_);
-                    diff[first_add + ad].segments = s1..segments.len();
-                }
-            }
-        }
-        oi = ch.old.end;
-        ni = ch.new.end;
-    }
-    let tail = old.len() - oi;
-    let show_tail = match context {
-        None => tail,
-        Some(c) if !changes.is_empty() => c.min(tail),
-        Some(_) => 0,
-    };
-    for k in 0..show_tail {
-        push_equal(&mut diff, oi + k, ni + k, hunk_at(oi + k));
-    }
-    (diff, segments)
-}
-
 /// Fills the structured diff of a fresh result according to the options.
 pub(crate) fn finish(a: &mut ApplyResult, opts: &Options) {
     if opts.diff != DiffStyle::None {
-        a.compute_diff(opts.diff, opts.refine);
+        a.compute_diff_with(opts.diff, opts.refine.then_some(&opts.refine_limits));
     }
 }

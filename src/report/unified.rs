@@ -1,9 +1,29 @@
 //! Unified diff rendering (`---`/`+++`/`@@ -a,b +c,d @@`) of an [`ApplyResult`] result.
 
+use std::ops::Range;
+
 use super::ApplyResult;
 use crate::build::Change;
 use crate::error::{Error, Status};
 use crate::text::{strip_bom, Lines};
+
+/// A change as 0-based line ranges, clamped to the texts.
+pub(crate) struct Run {
+    pub(crate) old: Range<usize>,
+    pub(crate) new: Range<usize>,
+}
+
+impl Run {
+    /// The change's ranges, cut to texts of `old_len` and `new_len` lines (an emptied last
+    /// line without a final newline is counted by the edit script but is not a line).
+    pub(crate) fn clamped(c: &Change, old_len: usize, new_len: usize) -> Run {
+        let (o, n) = (c.old_lines(), c.new_lines());
+        Run {
+            old: o.start.min(old_len)..o.end.min(old_len),
+            new: n.start.min(new_len)..n.end.min(new_len),
+        }
+    }
+}
 
 const NO_NEWLINE: &str = "\\ No newline at end of file\n";
 
@@ -88,21 +108,26 @@ fn check_changes(old_len: usize, new_len: usize, changes: &[Change]) -> Result<(
     let (old_len, new_len) = (old_len + 1, new_len + 1);
     let (mut old_at, mut new_at) = (0, 0);
     for (k, c) in changes.iter().enumerate() {
-        let problem = if c.old.start > c.old.end || c.new.start > c.new.end {
-            Some("a range ends before it starts".to_string())
-        } else if c.old.end > old_len {
+        let (o, n) = (c.old_lines(), c.new_lines());
+        let problem = if c.old_start == 0 || c.new_start == 0 || c.hunk == 0 {
+            Some("its numbers are 1-based, and one of them is 0".to_string())
+        } else if c.old_start.checked_add(c.old_len).is_none()
+            || c.new_start.checked_add(c.new_len).is_none()
+        {
+            Some("a range ends past the largest line number".to_string())
+        } else if o.end > old_len {
             Some(format!(
                 "its removed lines end at line {} but the original text has {} lines",
-                c.old.end,
+                o.end,
                 old_len - 1
             ))
-        } else if c.new.end > new_len {
+        } else if n.end > new_len {
             Some(format!(
                 "its added lines end at line {} but the new text has {} lines",
-                c.new.end,
+                n.end,
                 new_len - 1
             ))
-        } else if c.old.start < old_at || c.new.start < new_at {
+        } else if o.start < old_at || n.start < new_at {
             Some(
                 "it starts before the end of the previous change: changes must be in order and \
                  must not overlap"
@@ -115,17 +140,18 @@ fn check_changes(old_len: usize, new_len: usize, changes: &[Change]) -> Result<(
             return Err(Error::simple(
                 Status::InvalidArgument,
                 format!(
-                    "change {} (old lines {}..{}, new lines {}..{}, 0-based) is not part of an \
+                    "change {} (old lines {} +{}, new lines {} +{}, hunk {}) is not part of an \
                      edit script of these texts: {problem}",
                     k + 1,
-                    c.old.start,
-                    c.old.end,
-                    c.new.start,
-                    c.new.end
+                    c.old_start,
+                    c.old_len,
+                    c.new_start,
+                    c.new_len,
+                    c.hunk
                 ),
             ));
         }
-        (old_at, new_at) = (c.old.end, c.new.end);
+        (old_at, new_at) = (o.end, n.end);
     }
     Ok(())
 }
@@ -144,13 +170,9 @@ fn render_lines(
         // A hunk that replaces lines with the same lines changes nothing: no diff to show.
         return out;
     }
-    let changes: Vec<Change> = changes
+    let changes: Vec<Run> = changes
         .iter()
-        .map(|c| Change {
-            old: c.old.start.min(old.len())..c.old.end.min(old.len()),
-            new: c.new.start.min(new.len())..c.new.end.min(new.len()),
-            hunk: c.hunk,
-        })
+        .map(|c| Run::clamped(c, old.len(), new.len()))
         .filter(|c| !c.old.is_empty() || !c.new.is_empty())
         .collect();
     if changes.is_empty() {

@@ -29,6 +29,14 @@ if(_count LESS 40)
 endif()
 
 file(READ "${SOURCE}" _code)
+# The case files the leak test includes ("..._cases.h" beside it) are part of it.
+get_filename_component(_dir "${SOURCE}" DIRECTORY)
+string(REGEX MATCHALL "#include \"[a-z_]+_cases\\.h\"" _includes "${_code}")
+foreach(_inc IN LISTS _includes)
+  string(REGEX REPLACE "#include \"([a-z_]+_cases\\.h)\"" "\\1" _file "${_inc}")
+  file(READ "${_dir}/${_file}" _more)
+  string(APPEND _code "\n${_more}")
+endforeach()
 string(REGEX REPLACE "/\\*([^*]|\\*+[^*/])*\\*+/" "" _code "${_code}")
 string(REGEX REPLACE "//[^\n]*" "" _code "${_code}")
 

@@ -36,7 +36,7 @@ V4A_LAYOUT(offsetof(v4a_source, len) == V4A_P);
 V4A_LAYOUT(offsetof(v4a_source, present) == 2 * V4A_P);
 V4A_LAYOUT(offsetof(v4a_source, reserved) == 2 * V4A_P + 4);
 
-V4A_LAYOUT(sizeof(v4a_options) == 48);
+V4A_LAYOUT(sizeof(v4a_options) == 72);
 V4A_LAYOUT(offsetof(v4a_options, struct_size) == 0);
 V4A_LAYOUT(offsetof(v4a_options, max_level) == 4);
 V4A_LAYOUT(offsetof(v4a_options, max_fuzz) == 8);
@@ -48,6 +48,16 @@ V4A_LAYOUT(offsetof(v4a_options, diff_style) == 28);
 V4A_LAYOUT(offsetof(v4a_options, diff_context) == 32);
 V4A_LAYOUT(offsetof(v4a_options, refine) == 36);
 V4A_LAYOUT(offsetof(v4a_options, search_budget) == 40);
+V4A_LAYOUT(offsetof(v4a_options, refine_max_graphemes) == 48);
+V4A_LAYOUT(offsetof(v4a_options, refine_max_cost) == 56);
+V4A_LAYOUT(offsetof(v4a_options, refine_max_pair_lines) == 64);
+
+V4A_LAYOUT(sizeof(v4a_line_pair) == 24);
+V4A_LAYOUT(offsetof(v4a_line_pair, added_segment_count) == 20);
+V4A_LAYOUT(sizeof(v4a_diff_columns) == 11 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_diff_columns, kinds) == V4A_P);
+V4A_LAYOUT(offsetof(v4a_diff_columns, segment_counts) == 8 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_diff_columns, segments) == 9 * V4A_P);
 
 V4A_LAYOUT(sizeof(v4a_generate_options) == 12);
 V4A_LAYOUT(offsetof(v4a_generate_options, struct_size) == 0);

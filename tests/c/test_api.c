@@ -19,6 +19,7 @@
 #include "api_sections.h"
 #include "check.h"
 #include "layout.h"
+#include "refine_cases.h"
 #include "v4a.h"
 
 /* Applies and checks the status; returns the result (never NULL unless the status was
@@ -1670,6 +1671,7 @@ const api_section API_SECTIONS[] = {
     {"base", {test_apply_with_base, test_patch_apply_with_bases}},
     {"workspace", {test_workspace_round}},
     {"refinement", {test_refinement}},
+    {"refine_lines", {refine_cases, line_diff_cases}},
     {"generation", {test_generation_round_trip, test_tools}},
     {"bad_inputs",
      {test_null_everywhere, test_zero_length_inputs, test_out_of_range_options,

@@ -43,6 +43,45 @@ namespace V4A
         public uint DiffContext;
         public uint Refine;
         public ulong SearchBudget;
+        public ulong RefineMaxGraphemes;
+        public ulong RefineMaxCost;
+        public ulong RefineMaxPairLines;
+    }
+
+    /// <summary><c>v4a_line_pair</c>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct V4ALinePairNative
+    {
+        public uint Deleted;
+        public uint Added;
+        public uint DeletedSegmentStart;
+        public uint DeletedSegmentCount;
+        public uint AddedSegmentStart;
+        public uint AddedSegmentCount;
+    }
+
+    /// <summary><c>v4a_diff_columns</c>: the structured diff as arrays (<c>v4a_line_diff_columns</c>).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe struct V4ADiffColumnsNative
+    {
+        public UIntPtr Len;
+        public byte* Kinds;
+        public uint* OldLines;
+        public uint* NewLines;
+        public uint* Hunks;
+        public UIntPtr* Starts;
+        public UIntPtr* Ends;
+        public uint* SegmentStarts;
+        public uint* SegmentCounts;
+        public V4ASegments Segments;
+    }
+
+    /// <summary><c>v4a_line_pairs</c>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal unsafe struct V4ALinePairs
+    {
+        public V4ALinePairNative* Ptr;
+        public UIntPtr Len;
     }
 
     /// <summary><c>v4a_generate_options</c>.</summary>
@@ -262,6 +301,38 @@ namespace V4A
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern uint v4a_options_init(V4AOptionsNative* options);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern uint v4a_refine_lines(
+            V4ABytes* deleted, UIntPtr deletedCount, V4ABytes* added, UIntPtr addedCount,
+            V4AOptionsNative* options, uint units, IntPtr* refinementOut);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern void v4a_refinement_free(IntPtr refinement);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern uint v4a_refinement_status(IntPtr refinement);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern uint v4a_result_line_diff(IntPtr result, V4AOptionsNative* options, uint units, IntPtr* diffOut);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern void v4a_line_diff_free(IntPtr diff);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern V4AErrorNative* v4a_line_diff_error(IntPtr diff);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern V4ADiffColumnsNative v4a_line_diff_columns(IntPtr diff);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern V4AErrorNative* v4a_refinement_error(IntPtr refinement);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern V4ALinePairs v4a_refinement_pairs(IntPtr refinement);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        internal static extern V4ASegments v4a_refinement_segments(IntPtr refinement);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         internal static extern uint v4a_generate_options_init(V4AGenerateOptionsNative* options);

@@ -12,6 +12,8 @@ namespace V4A
         /// <summary>The library's defaults (<c>v4a_options_init</c>), read once.</summary>
         private static readonly V4AOptionsNative Defaults = ReadDefaults();
 
+        internal static V4AOptionsNative NativeDefaults { get { return Defaults; } }
+
         private static unsafe V4AOptionsNative ReadDefaults()
         {
             Patch.EnsureLibrary();
@@ -43,6 +45,7 @@ namespace V4A
             Diff = (DiffStyle)d.DiffStyle;
             DiffContext = checked((int)d.DiffContext);
             Refine = d.Refine != 0;
+            RefineLimits = RefineLimits.FromNative(d);
             SearchBudget = checked((long)d.SearchBudget);
         }
 
@@ -79,6 +82,9 @@ namespace V4A
         /// <summary>Add character-level segments to the changed lines of the structured diff. Default <c>false</c>.</summary>
         public bool Refine { get; set; }
 
+        /// <summary>The limits of that refinement (the limits <see cref="Patch.RefineLines"/> takes). Default: a new <see cref="V4A.RefineLimits"/> (the library's defaults).</summary>
+        public RefineLimits RefineLimits { get; set; }
+
         /// <summary>Upper bound on search work per file, in line comparisons (<see cref="V4AStatus.SearchBudget"/> above it). Must be greater than 0. Default 200,000,000.</summary>
         public long SearchBudget { get; set; }
 
@@ -110,13 +116,17 @@ namespace V4A
             native.DiffContext = (uint)DiffContext;
             native.Refine = Refine ? 1u : 0u;
             native.SearchBudget = (ulong)SearchBudget;
+            V4AError limits = (RefineLimits ?? RefineLimits.Default).ToNative(ref native);
+            if (limits != null) return limits;
             return null;
         }
 
         /// <summary>A copy of these options.</summary>
         public ApplyOptions Clone()
         {
-            return (ApplyOptions)MemberwiseClone();
+            var copy = (ApplyOptions)MemberwiseClone();
+            if (RefineLimits != null) copy.RefineLimits = RefineLimits.Clone();
+            return copy;
         }
     }
 

@@ -29,7 +29,7 @@ namespace V4A.Tests
             unsafe
             {
                 Assert.Equal(2 * P, sizeof(V4ABytes));
-                Assert.Equal(48, sizeof(V4AOptionsNative));
+                Assert.Equal(72, sizeof(V4AOptionsNative));
                 Assert.Equal(40 + 12 * P, sizeof(V4AErrorNative));
                 Assert.Equal(16 + 4 * P, sizeof(V4ADiffLineNative));
                 Assert.Equal(8 + 5 * P, sizeof(V4AFileResultNative));
@@ -71,9 +71,17 @@ namespace V4A.Tests
         [Fact]
         public void Options()
         {
-            Size<V4AOptionsNative>(48);
+            Size<V4AOptionsNative>(72);
             string[] fields = { "StructSize", "MaxLevel", "MaxFuzz", "FirstMatch", "AlreadyAppliedIsError", "EnsureFinalNewline", "AddFileLineEnding", "DiffStyle", "DiffContext", "Refine", "SearchBudget" };
             for (int i = 0; i < fields.Length; i++) Offset<V4AOptionsNative>(fields[i], 4 * i);
+            Offset<V4AOptionsNative>("RefineMaxGraphemes", 48);
+            Offset<V4AOptionsNative>("RefineMaxCost", 56);
+            Offset<V4AOptionsNative>("RefineMaxPairLines", 64);
+            Size<V4ALinePairNative>(24);
+            Size<V4ADiffColumnsNative>(11 * P);
+            Offset<V4ADiffColumnsNative>("Segments", 9 * P);
+            string[] pair = { "Deleted", "Added", "DeletedSegmentStart", "DeletedSegmentCount", "AddedSegmentStart", "AddedSegmentCount" };
+            for (int i = 0; i < pair.Length; i++) Offset<V4ALinePairNative>(pair[i], 4 * i);
             Size<V4AGenerateOptionsNative>(12);
             Offset<V4AGenerateOptionsNative>("StructSize", 0);
             Offset<V4AGenerateOptionsNative>("Context", 4);

@@ -83,7 +83,12 @@ for (const id of ["W1", "W2", "W6"]) {
 
 const fmt = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
 const rows = [];
-const row = (id, call, { js, native }) => rows.push([id, call, fmt(native), fmt(js), (js / native).toFixed(2)]);
+const row = (id, call, { js, native }) => {
+  const r = [id, call, fmt(native), fmt(js), (js / native).toFixed(2)];
+  r.js = js;
+  r.native = native;
+  rows.push(r);
+};
 for (const id of ["W1", "W2", "W6"]) {
   const source = readFileSync(join(dir, `${id}.source`), "utf8");
   const diff = readFileSync(join(dir, `${id}.diff`), "utf8");
@@ -102,9 +107,22 @@ for (const id of ["W1", "W2", "W6"]) {
 child.stdin.end();
 rmSync(dir, { recursive: true, force: true });
 
+// The cost of the full structured diff, per workload: the call with it over the call without
+// it, natively (apply + the columns) and in Node (apply + the DiffLine objects).
+const diffCost = [];
+for (const id of ["W1", "W2", "W6"]) {
+  const none = rows.find((r) => r[0] === id && r[1] === "apply, diff none");
+  const full = rows.find((r) => r[0] === id && r[1] === "apply, diff full");
+  if (none && full) diffCost.push([id, full.native / none.native, full.js / none.js]);
+}
+
 const header = ["workload", "call", "native (Rust)", "Node (wasm)", "ratio"];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join("  ");
 console.log(line(header));
 for (const r of rows) console.log(line(r));
+console.log("\nfull structured diff over the apply alone (target <= 1.5):");
+for (const [id, native, js] of diffCost) {
+  console.log(`  ${id}  native ${native.toFixed(2)}x  Node ${js.toFixed(2)}x`);
+}
 console.log(`\nNode ${process.version}; WebAssembly memory after the run: ${(memorySize() / 2 ** 20).toFixed(0)} MiB`);

@@ -3,7 +3,15 @@
 // missing context is an error (a V4AError), CRLF and a BOM are kept, unknown modes are
 // refused. Every difference is listed in the package README.
 
-import { apply as applyDiff, initSync, isReady, type DiffLine as EngineDiffLine } from "./index.js";
+import {
+  apply as applyDiff,
+  initSync,
+  isReady,
+  refineLines,
+  type DiffLine as EngineDiffLine,
+  type LinePair,
+  type RefinedSegment,
+} from "./index.js";
 
 export { V4AError, init, initSync } from "./index.js";
 
@@ -58,36 +66,27 @@ function entry(line: EngineDiffLine): DiffLine {
 
 /** The refinement of one block of deleted lines followed by added lines, by the engine. */
 function refineBlock(deleted: DiffLine[], added: DiffLine[]): DiffLine[] {
-  const values = [...deleted, ...added].map((l) => l.value);
-  // Only lines (strings without a terminator) can be replayed; anything else passes unrefined.
-  if (values.some((v) => typeof v !== "string" || /[\r\n]/.test(v))) return [...deleted, ...added];
-  const source = deleted.map((l) => `${l.value}\n`).join("");
-  const patch =
-    "@@\n" +
-    deleted.map((l) => `-${l.value}\n`).join("") +
-    added.map((l) => `+${l.value}\n`).join("");
-  let lines: EngineDiffLine[];
+  const values = (lines: DiffLine[]) => lines.map((l) => l.value);
+  // Only strings can be refined; a block with anything else passes unrefined.
+  if ([...deleted, ...added].some((l) => typeof l.value !== "string")) return [...deleted, ...added];
+  let pairs: LinePair[];
   try {
-    lines = applyDiff(source, patch, { maxLevel: "exact", diff: "full", refine: true }).diff ?? [];
+    pairs = refineLines(values(deleted), values(added));
   } catch {
+    // A lone surrogate (not Unicode text) cannot be refined: the lines pass as they are.
     return [...deleted, ...added];
   }
-  const del = lines.filter((l) => l.kind === "delete");
-  const add = lines.filter((l) => l.kind === "add");
-  const withSegments = (line: DiffLine, refined: EngineDiffLine | undefined): DiffLine =>
-    refined === undefined || refined.segments.length === 0
-      ? line
-      : {
-          ...line,
-          segments: refined.segments.map((s) => ({
-            type: s.kind,
-            value: refined.text.slice(s.start, s.end),
-          })),
-        };
-  return [
-    ...deleted.map((line, i) => withSegments(line, del[i])),
-    ...added.map((line, i) => withSegments(line, add[i])),
-  ];
+  const withSegments = (line: DiffLine, segments: RefinedSegment[]): DiffLine => ({
+    ...line,
+    segments: segments.map((s) => ({ type: s.kind, value: line.value.slice(s.start, s.end) })),
+  });
+  const del = [...deleted];
+  const add = [...added];
+  for (const p of pairs) {
+    del[p.deleted] = withSegments(deleted[p.deleted]!, p.deletedSegments);
+    add[p.added] = withSegments(added[p.added]!, p.addedSegments);
+  }
+  return [...del, ...add];
 }
 
 /**

@@ -11,11 +11,12 @@ export const ABI_VERSION = 2;
 /**
  * Struct sizes on wasm32, in the order of `v4a_wasm_layout`: v4a_bytes, v4a_u32s, v4a_error,
  * v4a_op, v4a_source, v4a_file_result, v4a_hunk_report, v4a_diff_line, v4a_segment,
- * v4a_change, v4a_options, v4a_generate_options, v4a_unified_diff_input. Checked against the
- * module at start-up.
+ * v4a_change, v4a_options, v4a_generate_options, v4a_unified_diff_input, v4a_line_pair,
+ * v4a_diff_columns. Checked against the module at start-up.
  */
-export const LAYOUT = [8, 8, 88, 40, 16, 28, 48, 32, 16, 20, 48, 12, 48] as const;
+export const LAYOUT = [8, 8, 88, 40, 16, 28, 48, 32, 16, 20, 72, 12, 48, 24, 44] as const;
 export const SIZE = {
+  bytes: 8,
   error: 88,
   op: 40,
   source: 16,
@@ -24,7 +25,9 @@ export const SIZE = {
   diffLine: 32,
   segment: 16,
   change: 20,
-  options: 48,
+  options: 72,
+  linePair: 24,
+  diffColumns: 44,
   generateOptions: 12,
   unifiedDiffInput: 48,
 } as const;

@@ -22,8 +22,10 @@ import {
   type Input,
 } from "./engine.js";
 import { V4AError } from "./errors.js";
+import { writeRefineLimits, type RefineLimits } from "./refine.js";
 
 export { init, initSync, isReady, memorySize, ABI_VERSION, type WasmInput, type Input } from "./engine.js";
+export { refineLines, type LinePair, type RefineLimits, type RefinedSegment } from "./refine.js";
 export { V4AError, statusName, STATUS_NAMES, type Diagnostics, type StatusName } from "./errors.js";
 
 /** The single-file modes: the `mode` field of the one-file-per-call tool. */
@@ -79,6 +81,8 @@ export interface ApplyOptions {
   diffContext?: number;
   /** Add character-level segments to the changed lines of the structured diff. */
   refine?: boolean;
+  /** The limits of that refinement (the same `refineLines` takes); defaults when left out. */
+  refineLimits?: RefineLimits;
   /** Upper bound on search work per file, in line comparisons (default 200,000,000). */
   searchBudget?: number | bigint;
 }
@@ -357,6 +361,7 @@ const OPTION_KEYS = new Set([
   "diff",
   "diffContext",
   "refine",
+  "refineLimits",
   "searchBudget",
 ]);
 
@@ -412,7 +417,22 @@ function writeOptions(arena: Arena, options: ApplyOptions | undefined): number {
     if (!ok) throw invalid(`searchBudget is ${String(b)}: expected a positive integer`);
     setU64(at + 40, BigInt(b));
   }
+  writeRefineLimits(at, o.refineLimits);
   return at;
+}
+
+/**
+ * The options of an apply and of its structured diff: `[apply, diff]`. The apply itself never
+ * computes the diff (its `diff_style` is none); when one is asked for, `diff` (else 0) is the
+ * full options, given to `v4a_result_line_diff`, which hands it back as columns.
+ */
+function writeApplyOptions(arena: Arena, options: ApplyOptions | undefined): [number, number] {
+  const at = writeOptions(arena, options);
+  if (at === 0 || u32(at + 28) === 0) return [at, 0];
+  const applyAt = arena.alloc(SIZE.options);
+  mem().copyWithin(applyAt, at, at + SIZE.options);
+  setU32(applyAt + 28, 0);
+  return [applyAt, at];
 }
 
 function writeGenerateOptions(arena: Arena, options: GenerateOptions | undefined): number {
@@ -450,101 +470,66 @@ function textCall(name: string, args: number[]): string {
   }
 }
 
-/** The UTF-16 index of each byte offset of a UTF-8 line (only built for non-ASCII lines). */
-function utf16Indices(ptr: number, len: number): Uint32Array {
-  const m = mem();
-  const map = new Uint32Array(len + 1);
-  let units = 0;
-  for (let i = 0; i < len; i++) {
-    map[i] = units;
-    const b = m[ptr + i]!;
-    if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
-  }
-  map[len] = units;
-  return map;
-}
-
 const NO_SEGMENTS: Segment[] = Object.freeze([]) as unknown as Segment[];
 
 /**
- * Copies the structured diff of a live result. The line texts lie one after the other in one
- * buffer of the result: it is decoded once, and each line is a slice of it, at UTF-16
- * indices found in one pass over its bytes (the indices are the byte offsets when it is ASCII).
+ * The structured diff of a live result, from `v4a_result_line_diff` with UTF-16 offsets:
+ * columns (a few typed arrays) read in one pass, each line's text a slice of the `text` or
+ * `source` string the result already has, so no line is copied or decoded twice.
  */
-function copyDiff(handle: number): DiffLine[] {
-  let view = callView("v4a_result_segments", handle);
-  const segPtr = u32(view);
-  view = callView("v4a_result_diff", handle);
-  const linePtr = u32(view);
-  const count = u32(view + 4);
-  if (count === 0) return [];
-  const first = u32(linePtr + 16);
-  let end = first;
-  for (let i = 0; i < count; i++) {
-    const at = linePtr + i * SIZE.diffLine;
-    end = Math.max(end, u32(at + 16) + u32(at + 20));
-  }
-  const all = decode(first, end - first);
-  const ascii = all.length === end - first;
-  const bytes = mem();
-  let bytePos = first; // the UTF-16 index `unitPos` of `all` is at byte `bytePos`
-  let unitPos = 0;
-  const unitAt = (target: number): number => {
-    if (target < bytePos) {
-      bytePos = first;
-      unitPos = 0;
-    }
-    for (; bytePos < target; bytePos++) {
-      const b = bytes[bytePos]!;
-      if ((b & 0xc0) !== 0x80) unitPos += b >= 0xf0 ? 2 : 1;
-    }
-    return unitPos;
-  };
-  const lines = new Array<DiffLine>(count);
-  for (let i = 0; i < count; i++) {
-    const at = linePtr + i * SIZE.diffLine;
-    const p = u32(at + 16);
-    const len = u32(at + 20);
-    let start = p - first;
-    let stop = start + len;
-    if (!ascii && p >= first) {
-      start = unitAt(p);
-      stop = unitAt(p + len);
-    }
-    const text = p >= first ? all.slice(start, stop) : decode(p, len);
-    const segCount = u32(at + 28);
-    let segments = NO_SEGMENTS;
-    if (segCount > 0) {
-      segments = [];
-      const map = text.length === len ? null : utf16Indices(p, len);
-      const segStart = u32(at + 24);
-      for (let s = 0; s < segCount; s++) {
-        const sat = segPtr + (segStart + s) * SIZE.segment;
-        const a = u32(sat + 8);
-        const b = u32(sat + 12);
-        segments.push({
-          kind: KINDS[u32(sat)] ?? "equal",
-          start: map === null ? a : map[a]!,
-          end: map === null ? b : map[b]!,
-        });
+function copyDiff(handle: number, diffOptions: number, text: string, source: string): DiffLine[] {
+  const out = outSlot();
+  const status = call("v4a_result_line_diff", handle, diffOptions, 1, out);
+  const diff = u32(out);
+  if (diff === 0) throw new V4AError(status || 16, "v4a: v4a_result_line_diff returned no diff");
+  const arena = new Arena();
+  try {
+    if (status !== 0) throw readError(call("v4a_line_diff_error", diff), status);
+    const at = arena.alloc(SIZE.diffColumns);
+    call("v4a_line_diff_columns", at, diff);
+    const count = u32(at);
+    if (count === 0) return [];
+    const buf = mem().buffer;
+    const kinds = new Uint8Array(buf, u32(at + 4), count);
+    const oldLines = new Uint32Array(buf, u32(at + 8), count);
+    const newLines = new Uint32Array(buf, u32(at + 12), count);
+    const hunks = new Uint32Array(buf, u32(at + 16), count);
+    const starts = new Uint32Array(buf, u32(at + 20), count);
+    const ends = new Uint32Array(buf, u32(at + 24), count);
+    const segStarts = new Uint32Array(buf, u32(at + 28), count);
+    const segCounts = new Uint32Array(buf, u32(at + 32), count);
+    const segPtr = u32(at + 36);
+    const lines = new Array<DiffLine>(count);
+    for (let i = 0; i < count; i++) {
+      const kind = kinds[i]!;
+      const segCount = segCounts[i]!;
+      let segments = NO_SEGMENTS;
+      if (segCount > 0) {
+        segments = new Array<Segment>(segCount);
+        const first = segStarts[i]!;
+        for (let k = 0; k < segCount; k++) {
+          const sat = segPtr + (first + k) * SIZE.segment;
+          segments[k] = { kind: KINDS[u32(sat)] ?? "equal", start: u32(sat + 8), end: u32(sat + 12) };
+        }
       }
+      lines[i] = {
+        kind: KINDS[kind] ?? "equal",
+        hunk: hunks[i]! || null,
+        oldLine: oldLines[i]! || null,
+        newLine: newLines[i]! || null,
+        text: (kind === 2 ? text : source).slice(starts[i]!, ends[i]!),
+        segments,
+      };
     }
-    const oldLine = u32(at + 8);
-    const newLine = u32(at + 12);
-    lines[i] = {
-      kind: KINDS[u32(at)] ?? "equal",
-      hunk: u32(at + 4) || null,
-      oldLine: oldLine || null,
-      newLine: newLine || null,
-      text,
-      segments,
-    };
+    return lines;
+  } finally {
+    call("v4a_line_diff_free", diff);
+    arena.free();
   }
-  return lines;
 }
 
 /** Copies a successful `v4a_result` (a live handle) into an ApplyResult. */
-function copyResult(handle: number, wantDiff: boolean, knownSource?: string): ApplyResult {
+function copyResult(handle: number, diffOptions: number, knownSource?: string): ApplyResult {
   let view = callView("v4a_result_text", handle);
   const textPtr = u32(view);
   const textLen = u32(view + 4);
@@ -596,13 +581,10 @@ function copyResult(handle: number, wantDiff: boolean, knownSource?: string): Ap
     });
   }
 
-  const diff = wantDiff ? copyDiff(handle) : null;
+  const diff = diffOptions !== 0 ? copyDiff(handle, diffOptions, text, source) : null;
   return new ApplyResult({ text, source, path, destination, fuzz, hunks, diff, changes });
 }
 
-function wantsDiff(options: ApplyOptions | undefined): boolean {
-  return options?.diff === "full" || options?.diff === "changes";
-}
 
 /**
  * Applies a single-file diff to `source`: a bare diff (hunks only) or a `*** Begin Patch`
@@ -619,7 +601,7 @@ export function apply(source: Input, diff: Input, options?: SingleApplyOptions):
     const [sp, sl] = arena.input(source, "source");
     const [dp, dl] = arena.input(diff, "patch");
     const [mp, ml] = arena.input(mode, "mode");
-    const opts = writeOptions(arena, options === undefined ? undefined : rest);
+    const [opts, diffOpts] = writeApplyOptions(arena, options === undefined ? undefined : rest);
     const out = outSlot();
     const status = call("v4a_apply_mode_name", sp, sl, dp, dl, mp, ml, opts, out);
     handle = u32(out);
@@ -627,7 +609,7 @@ export function apply(source: Input, diff: Input, options?: SingleApplyOptions):
     if (status !== 0) throw readError(call("v4a_result_error", handle), status);
     return copyResult(
       handle,
-      wantsDiff(options),
+      diffOpts,
       typeof source === "string" && mode !== "create" ? source : undefined,
     );
   } finally {
@@ -663,7 +645,7 @@ export function applyWithBase(
     const [sp, sl] = arena.input(source, "source");
     const [bp, bl] = arena.input(base, "base");
     const [dp, dl] = arena.input(diff, "patch");
-    const opts = writeOptions(arena, options === undefined ? undefined : rest);
+    const [opts, diffOpts] = writeApplyOptions(arena, options === undefined ? undefined : rest);
     const out = outSlot();
     const known = Object.prototype.hasOwnProperty.call(MODE_CODES, mode);
     const code = known ? MODE_CODES[mode] : undefined;
@@ -680,7 +662,7 @@ export function applyWithBase(
     if (status !== 0) throw readError(call("v4a_result_error", handle), status);
     return copyResult(
       handle,
-      wantsDiff(options),
+      diffOpts,
       typeof source === "string" && mode !== "create" ? source : undefined,
     );
   } finally {
@@ -773,10 +755,10 @@ export function applyPatch(
   const [text, strict] = patch instanceof Patch ? [patch.text, patch.strict] : [patch, false];
   return withPatch(text, strict, (patchHandle, ops, arena) => {
     const sourcesPtr = writeSources(arena, ops, sources);
-    const opts = writeOptions(arena, options);
+    const [opts, diffOpts] = writeApplyOptions(arena, options);
     const out = outSlot();
     const status = call("v4a_patch_apply", patchHandle, sourcesPtr, ops.length, opts, out);
-    return readResultSet(out, status, options);
+    return readResultSet(out, status, diffOpts);
   });
 }
 
@@ -798,7 +780,7 @@ export function applyPatchWithBases(
   return withPatch(text, strict, (patchHandle, ops, arena) => {
     const sourcesPtr = writeSources(arena, ops, sources);
     const basesPtr = writeBases(arena, ops, bases);
-    const opts = writeOptions(arena, options);
+    const [opts, diffOpts] = writeApplyOptions(arena, options);
     const out = outSlot();
     const status = call(
       "v4a_patch_apply_with_bases",
@@ -810,7 +792,7 @@ export function applyPatchWithBases(
       opts,
       out,
     );
-    return readResultSet(out, status, options);
+    return readResultSet(out, status, diffOpts);
   });
 }
 
@@ -831,7 +813,7 @@ function writeBases(arena: Arena, ops: PatchOp[], bases: Sources): number {
 }
 
 /** Copies the result set stored at `out` into a PatchResult (or throws its error), and frees it. */
-function readResultSet(out: number, status: number, options: ApplyOptions | undefined): PatchResult {
+function readResultSet(out: number, status: number, diffOptions: number): PatchResult {
   const set = u32(out);
   if (set === 0) throw new V4AError(status || 16, "v4a: v4a_patch_apply returned no result");
   try {
@@ -840,14 +822,13 @@ function readResultSet(out: number, status: number, options: ApplyOptions | unde
     const filesPtr = u32(view);
     const count = u32(view + 4);
     const files: FileResult[] = [];
-    const diff = wantsDiff(options);
     for (let i = 0; i < count; i++) {
       const at = filesPtr + i * SIZE.fileResult;
       files.push({
         kind: OP_KINDS[u32(at)] ?? "update",
         path: viewString(at + 8) ?? "",
         moveTo: viewString(at + 16),
-        result: copyResult(u32(at + 24), diff),
+        result: copyResult(u32(at + 24), diffOptions),
       });
     }
     const summary = viewString(callView("v4a_result_set_summary", set)) ?? "";

@@ -107,7 +107,7 @@ fn file_report(out: &mut String, f: &FileResult) {
     let (removed, added) = a
         .changes
         .iter()
-        .fold((0, 0), |(r, ad), c| (r + c.old.len(), ad + c.new.len()));
+        .fold((0, 0), |(r, ad), c| (r + c.old_len, ad + c.new_len));
     match f.kind {
         OpKind::Add => {
             styled(out, ADDED, "A");

@@ -107,6 +107,19 @@ pub const V4A_NO_FUZZ_LIMIT: u32 = u32::MAX;
 pub const V4A_DEFAULT_DIFF_CONTEXT: u32 = 3;
 /// The default of `v4a_options.search_budget`, in line comparisons.
 pub const V4A_DEFAULT_SEARCH_BUDGET: u64 = 200_000_000;
+/// The default of `v4a_options.refine_max_graphemes`.
+pub const V4A_DEFAULT_REFINE_MAX_GRAPHEMES: u64 = 200_000;
+/// The default of `v4a_options.refine_max_cost`.
+pub const V4A_DEFAULT_REFINE_MAX_COST: u64 = 8_000_000;
+/// The default of `v4a_options.refine_max_pair_lines`.
+pub const V4A_DEFAULT_REFINE_MAX_PAIR_LINES: u64 = 200;
+/// The unit of the offsets of a line diff or a refinement (`v4a_result_line_diff`,
+/// `v4a_refine_lines`): `V4A_UNITS_BYTES` or `V4A_UNITS_UTF16`.
+pub type v4a_units = u32;
+/// Offsets are UTF-8 bytes (C, Go, Rust strings).
+pub const V4A_UNITS_BYTES: v4a_units = 0;
+/// Offsets are UTF-16 code units (JavaScript, C#, Java strings).
+pub const V4A_UNITS_UTF16: v4a_units = 1;
 /// The default of `v4a_generate_options.context` (`V4A_GENERATE_OPTIONS_INIT`).
 pub const V4A_DEFAULT_GENERATE_CONTEXT: u32 = 3;
 /// The default of `v4a_generate_options.max_context`.

@@ -138,8 +138,14 @@ mod regressions {
     /// Such a script is now refused with `INVALID_ARGUMENT`, naming the change.
     #[test]
     fn unified_diff_of_an_edit_script_out_of_order_is_refused() {
-        let change =
-            |old: std::ops::Range<usize>, new: std::ops::Range<usize>| Change { old, new, hunk: 0 };
+        // 0-based index ranges, as the script was written before `Change` became 1-based.
+        let change = |old: std::ops::Range<usize>, new: std::ops::Range<usize>| Change {
+            old_start: old.start + 1,
+            old_len: old.len(),
+            new_start: new.start + 1,
+            new_len: new.len(),
+            hunk: 1,
+        };
         let render = |changes: &[Change]| {
             engine::report::unified_diff("a\nb\nc\n", "x\nb\ny\n", None, None, changes, 3)
         };

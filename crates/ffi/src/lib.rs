@@ -32,6 +32,9 @@ mod result;
 // Generated texts, and the unified diff rendered from a copied result.
 mod text;
 mod unified_diff;
+// Refinement of any block of lines, and the line diff of a result as columns.
+mod line_diff;
+mod refine;
 // Multi-file patches and their results.
 mod patch;
 mod result_set;
@@ -52,8 +55,10 @@ pub use apply::*;
 pub use constants::*;
 pub use error::v4a_error;
 pub use generate::*;
+pub use line_diff::*;
 pub use options::{v4a_generate_options, v4a_generate_options_init, v4a_options, v4a_options_init};
 pub use patch::*;
+pub use refine::*;
 pub use result::*;
 pub use result_set::*;
 pub use text::*;

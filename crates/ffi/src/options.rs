@@ -1,7 +1,7 @@
 //! The versioned options structs `v4a_options` and `v4a_generate_options`: their `_init`
 //! functions (the defaults) and their conversion to the Rust options.
 
-use std::mem::size_of;
+use std::mem::{offset_of, size_of};
 
 use crate::boundary::{enum_in, ffi_boundary, flag_in, out_value};
 use crate::constants::{
@@ -54,6 +54,15 @@ pub struct v4a_options {
     /// Upper bound on search work per file, in line comparisons (`V4A_STATUS_SEARCH_BUDGET`
     /// above it). Must be greater than 0. Default 200,000,000.
     pub search_budget: u64,
+    /// Refinement limit: the longest line, in grapheme clusters, whose pair is refined (a
+    /// longer one is a whole-line change). Default 200,000.
+    pub refine_max_graphemes: u64,
+    /// Refinement limit: the work budget of one pair, in estimated cluster comparisons (a
+    /// pair that would cost more is a whole-line change). Default 8,000,000.
+    pub refine_max_cost: u64,
+    /// Refinement limit: blocks of more than this many deleted times added lines (squared)
+    /// are paired by position instead of by similarity. Default 200.
+    pub refine_max_pair_lines: u64,
 }
 
 /// Options for `v4a_make_patch` and `v4a_make_move_patch`. Initialise with
@@ -92,28 +101,61 @@ impl From<&Options> for v4a_options {
             diff_context,
             refine: o.refine.into(),
             search_budget: o.search_budget,
+            refine_max_graphemes: o.refine_limits.max_graphemes as u64,
+            refine_max_cost: o.refine_limits.max_cost as u64,
+            refine_max_pair_lines: o.refine_limits.max_pair_lines as u64,
         }
     }
 }
 
-/// Checks the `struct_size` of a versioned struct before the rest of it is read.
+/// A refinement limit as a `usize` (saturated on 32-bit targets, where no line is that long).
+fn limit_in(value: u64) -> usize {
+    usize::try_from(value).unwrap_or(usize::MAX)
+}
+
+/// The size of `v4a_options` in the headers before the refinement limits were added (ABI 2 as
+/// first released): callers built against them are still served, with the default limits.
+const V4A_OPTIONS_SIZE_BEFORE_REFINE_LIMITS: usize = offset_of!(v4a_options, refine_max_graphemes);
+
+/// Reads a versioned struct: its `struct_size` must be the size this library knows or one of
+/// the `older` sizes (a caller built against an older header), whose bytes are then laid over
+/// `defaults` (fields are only ever added at the end), so no byte past `struct_size` is read.
 ///
 /// # Safety
-/// `ptr` points to at least a readable, aligned `uint32_t`.
-unsafe fn check_size<T>(name: &str, init: &str, ptr: *const T) -> Result<(), Error> {
-    let size = *(ptr as *const u32);
+/// `ptr` points to at least a readable, aligned `uint32_t`, and to `struct_size` readable
+/// bytes.
+unsafe fn read_versioned<T: Copy>(
+    name: &str,
+    init: &str,
+    ptr: *const T,
+    defaults: T,
+    older: &[usize],
+) -> Result<T, Error> {
+    let size = *(ptr as *const u32) as usize;
     let want = size_of::<T>();
-    if size as usize == want {
-        Ok(())
-    } else {
-        Err(Error::simple(
-            Status::InvalidArgument,
-            format!(
-                "{name}.struct_size is {size}, but this library knows {name} of {want} bytes: \
-                 initialise the struct with {init}() and build against the library's v4a.h"
-            ),
-        ))
+    if size == want {
+        return Ok(*ptr);
     }
+    if older.contains(&size) && size < want {
+        let mut out = defaults;
+        std::ptr::copy_nonoverlapping(ptr as *const u8, &mut out as *mut T as *mut u8, size);
+        return Ok(out);
+    }
+    Err(Error::simple(
+        Status::InvalidArgument,
+        format!(
+            "{name}.struct_size is {size}, but this library knows {name} of {want} bytes{}: \
+             initialise the struct with {init}() and build against the library's v4a.h",
+            if older.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (or {} from older headers)",
+                    older.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+                )
+            }
+        ),
+    ))
 }
 
 /// The options a caller passed (NULL: the defaults).
@@ -124,8 +166,13 @@ pub(crate) unsafe fn options_in(ptr: *const v4a_options) -> Result<Options, Erro
     if ptr.is_null() {
         return Ok(Options::default());
     }
-    check_size("v4a_options", "v4a_options_init", ptr)?;
-    let o = &*ptr;
+    let o = &read_versioned(
+        "v4a_options",
+        "v4a_options_init",
+        ptr,
+        v4a_options::from(&Options::default()),
+        &[V4A_OPTIONS_SIZE_BEFORE_REFINE_LIMITS],
+    )?;
     Ok(Options {
         max_level: enum_in(
             "v4a_options.max_level",
@@ -164,13 +211,19 @@ pub(crate) unsafe fn options_in(ptr: *const v4a_options) -> Result<Options, Erro
         },
         refine: flag_in("v4a_options.refine", o.refine)?,
         search_budget: o.search_budget,
+        refine_limits: engine::RefineLimits {
+            max_graphemes: limit_in(o.refine_max_graphemes),
+            max_cost: limit_in(o.refine_max_cost),
+            max_pair_lines: limit_in(o.refine_max_pair_lines),
+        },
     })
 }
 
 /// Fills `*options` with the defaults and sets its `struct_size`: every level up to fold, no
 /// fuzz limit, no first-match, already-applied hunks are no-ops, the final-newline state is
 /// kept, Add File writes LF, no structured diff (3 context lines if `diff_style` is set to
-/// `V4A_DIFF_STYLE_CHANGES`), no refinement, a search budget of 200,000,000.
+/// `V4A_DIFF_STYLE_CHANGES`), no refinement (limits 200,000 clusters, a cost of 8,000,000
+/// and 200 lines when it is asked for), a search budget of 200,000,000.
 /// `V4A_STATUS_NULL_ARGUMENT` for NULL.
 #[no_mangle]
 pub unsafe extern "C" fn v4a_options_init(options: *mut v4a_options) -> v4a_status {
@@ -190,8 +243,19 @@ pub(crate) unsafe fn generate_options_in(
     if ptr.is_null() {
         return Ok(GenerateOptions::default());
     }
-    check_size("v4a_generate_options", "v4a_generate_options_init", ptr)?;
-    let o = &*ptr;
+    let d = GenerateOptions::default();
+    let defaults = v4a_generate_options {
+        struct_size: size_of::<v4a_generate_options>() as u32,
+        context: u32::try_from(d.context).unwrap_or(u32::MAX),
+        max_context: u32::try_from(d.max_context).unwrap_or(u32::MAX),
+    };
+    let o = &read_versioned(
+        "v4a_generate_options",
+        "v4a_generate_options_init",
+        ptr,
+        defaults,
+        &[],
+    )?;
     Ok(GenerateOptions {
         context: o.context as usize,
         max_context: o.max_context as usize,

@@ -11,7 +11,7 @@ use crate::cstr::{empty_text, nul_terminate, nul_terminate_opt, Arena};
 use crate::error::{to_u32, v4a_error, ErrorStore};
 use crate::text::v4a_text;
 use crate::views::{array_view, v4a_bytes, v4a_u32s};
-use engine::{ApplyResult, DiffKind, Error, Status};
+use engine::{ApplyResult, DiffKind, Error, Segment, Status};
 
 /// Character-level change of part of a line (see `v4a_options.refine`).
 #[repr(C)]
@@ -21,9 +21,10 @@ pub struct v4a_segment {
     pub kind: v4a_diff_kind,
     /// Always 0.
     pub reserved: u32,
-    /// Start byte offset in the line's text (at a grapheme-cluster boundary).
+    /// Start offset in the line's text (at a grapheme-cluster boundary): in bytes, or in
+    /// UTF-16 code units where a call's `units` asked for `V4A_UNITS_UTF16`.
     pub start: usize,
-    /// End byte offset (exclusive) in the line's text.
+    /// End offset (exclusive) in the line's text, in the same unit.
     pub end: usize,
 }
 
@@ -176,6 +177,16 @@ pub(crate) fn diff_kind(kind: DiffKind) -> v4a_diff_kind {
     }
 }
 
+/// A segment as the C ABI hands it out.
+pub(crate) fn segment_out(s: &Segment) -> v4a_segment {
+    v4a_segment {
+        kind: diff_kind(s.kind),
+        reserved: 0,
+        start: s.start,
+        end: s.end,
+    }
+}
+
 /// A 0-based index as a 1-based number, 0 when absent.
 fn number(index: Option<usize>) -> u32 {
     index.map_or(0, |i| to_u32(i.saturating_add(1)))
@@ -248,22 +259,17 @@ impl Success {
             .collect();
         let segments = std::mem::take(&mut a.segments)
             .iter()
-            .map(|s| v4a_segment {
-                kind: diff_kind(s.kind),
-                reserved: 0,
-                start: s.start,
-                end: s.end,
-            })
+            .map(segment_out)
             .collect();
         let changes = a
             .changes
             .iter()
             .map(|c| v4a_change {
-                old_start: to_u32(c.old.start.saturating_add(1)),
-                old_len: to_u32(c.old.len()),
-                new_start: to_u32(c.new.start.saturating_add(1)),
-                new_len: to_u32(c.new.len()),
-                hunk: to_u32(c.hunk.saturating_add(1)),
+                old_start: to_u32(c.old_start),
+                old_len: to_u32(c.old_len),
+                new_start: to_u32(c.new_start),
+                new_len: to_u32(c.new_len),
+                hunk: to_u32(c.hunk),
             })
             .collect();
         Success {
@@ -291,6 +297,11 @@ impl v4a_result {
 
     fn success(&self) -> Option<&Success> {
         self.outcome.as_ref().ok()
+    }
+
+    /// The Rust result, when the apply succeeded.
+    pub(crate) fn applied(&self) -> Option<&ApplyResult> {
+        self.success().map(|s| &s.applied)
     }
 
     pub(crate) fn status(&self) -> v4a_status {

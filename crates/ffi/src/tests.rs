@@ -165,7 +165,9 @@ fn structs_have_no_implicit_padding() {
     assert_eq!(size_of::<v4a_bytes>(), 2 * p);
     assert_eq!(size_of::<v4a_u32s>(), 2 * p);
     assert_eq!(size_of::<v4a_source>(), 2 * p + 8);
-    assert_eq!(size_of::<v4a_options>(), 48);
+    assert_eq!(size_of::<v4a_options>(), 72);
+    assert_eq!(size_of::<v4a_line_pair>(), 24);
+    assert_eq!(size_of::<v4a_diff_columns>(), 11 * p);
     assert_eq!(size_of::<v4a_generate_options>(), 12);
     assert_eq!(size_of::<v4a_error>(), 40 + 12 * p);
     assert_eq!(size_of::<v4a_segment>(), 8 + 2 * p);
@@ -269,6 +271,18 @@ fn default_constants_are_the_engine_defaults() {
     let o = engine::Options::default();
     let c = v4a_options::from(&o);
     assert_eq!(c.search_budget, V4A_DEFAULT_SEARCH_BUDGET);
+    assert_eq!(
+        (
+            c.refine_max_graphemes,
+            c.refine_max_cost,
+            c.refine_max_pair_lines
+        ),
+        (
+            V4A_DEFAULT_REFINE_MAX_GRAPHEMES,
+            V4A_DEFAULT_REFINE_MAX_COST,
+            V4A_DEFAULT_REFINE_MAX_PAIR_LINES
+        )
+    );
     assert_eq!(c.diff_context, V4A_DEFAULT_DIFF_CONTEXT);
     assert_eq!(V4A_DEFAULT_DIFF_CONTEXT, engine::DiffStyle::DEFAULT_CONTEXT);
     assert_eq!(c.max_level, V4A_LEVEL_FOLD);

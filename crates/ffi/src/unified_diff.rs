@@ -57,14 +57,12 @@ pub unsafe extern "C" fn v4a_unified_diff(
                 unsafe { slice_in("changes", input.changes.ptr, input.changes.len)? };
             let changes: Vec<engine::Change> = changes
                 .iter()
-                .map(|c| {
-                    let old = c.old_start.saturating_sub(1) as usize;
-                    let new = c.new_start.saturating_sub(1) as usize;
-                    engine::Change {
-                        old: old..old.saturating_add(c.old_len as usize),
-                        new: new..new.saturating_add(c.new_len as usize),
-                        hunk: c.hunk.saturating_sub(1) as usize,
-                    }
+                .map(|c| engine::Change {
+                    old_start: c.old_start as usize,
+                    old_len: c.old_len as usize,
+                    new_start: c.new_start as usize,
+                    new_len: c.new_len as usize,
+                    hunk: c.hunk as usize,
                 })
                 .collect();
             let opt = |s: &str| (!s.is_empty()).then_some(s.to_string());

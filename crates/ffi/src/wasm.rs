@@ -7,8 +7,10 @@ use std::alloc::{alloc, dealloc, Layout};
 use std::mem::size_of;
 
 use crate::error::v4a_error;
+use crate::line_diff::v4a_diff_columns;
 use crate::options::{v4a_generate_options, v4a_options};
 use crate::patch::{v4a_op, v4a_source};
+use crate::refine::v4a_line_pair;
 use crate::result::{v4a_change, v4a_diff_line, v4a_hunk_report, v4a_segment};
 use crate::result_set::v4a_file_result;
 use crate::unified_diff::v4a_unified_diff_input;
@@ -46,7 +48,7 @@ pub unsafe extern "C" fn v4a_wasm_free(ptr: *mut u8, len: usize) {
 /// The sizes of the structs the host reads and writes, in this order: `v4a_bytes`,
 /// `v4a_u32s`, `v4a_error`, `v4a_op`, `v4a_source`, `v4a_file_result`, `v4a_hunk_report`,
 /// `v4a_diff_line`, `v4a_segment`, `v4a_change`, `v4a_options`, `v4a_generate_options`,
-/// `v4a_unified_diff_input`.
+/// `v4a_unified_diff_input`, `v4a_line_pair`, `v4a_diff_columns`.
 /// Writes at most `cap` of them to `out` and returns how many there are.
 ///
 /// # Safety
@@ -67,6 +69,8 @@ pub unsafe extern "C" fn v4a_wasm_layout(out: *mut u32, cap: usize) -> usize {
         size_of::<v4a_options>(),
         size_of::<v4a_generate_options>(),
         size_of::<v4a_unified_diff_input>(),
+        size_of::<v4a_line_pair>(),
+        size_of::<v4a_diff_columns>(),
     ];
     if !out.is_null() {
         for (i, size) in sizes.iter().take(cap).enumerate() {

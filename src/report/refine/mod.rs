@@ -1,6 +1,7 @@
 //! Character-level refinement of changed lines (SPEC §6).
 //!
-//! Within one change block of the line diff, [`pair_lines`] pairs deleted lines with added lines
+//! [`refine_lines`] refines any block of deleted and added lines (an editor's own diff as well
+//! as a patch's): within one change block of the line diff, [`pair_lines`] pairs deleted lines with added lines
 //! by similarity, and [`refine_pair`] diffs each pair at grapheme-cluster boundaries, returning
 //! byte ranges of each line as [`Segment`]s.
 //!
@@ -32,14 +33,16 @@
 //!   their character bigrams and picks the non-crossing set of pairs (similarity ≥ 0.5) with
 //!   the highest total by dynamic programming over the block.
 
+mod block;
 mod budget;
 mod cleanup;
 mod grapheme;
-mod segments;
+pub(crate) mod segments;
 mod similarity;
 #[cfg(test)]
 mod tests;
 
+pub use block::{refine_lines, LinePair, Refinement};
 use budget::diff;
 use cleanup::clean_up;
 use grapheme::{Interner, Line};
@@ -67,7 +70,7 @@ pub struct Segment {
 /// Limits of the refinement.
 ///
 /// Past a limit the pair is not refined and is shown as a whole-line change.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RefineLimits {
     /// Longest line, in grapheme clusters, that [`refine_pair`] diffs (default 200 000).
     pub max_graphemes: usize,

@@ -40,3 +40,30 @@ pub(super) fn segments(ops: &[Op], a: &Line<'_>, b: &Line<'_>) -> (Vec<Segment>,
     }
     (old, new)
 }
+
+/// Converts the byte offsets of `segs` (segments of `line`) to UTF-16 code-unit indices.
+pub(crate) fn segments_to_utf16(line: &str, segs: &mut [Segment]) {
+    if segs.is_empty() || line.is_ascii() {
+        return;
+    }
+    let mut map = Vec::with_capacity(line.len() + 1);
+    let mut units = 0usize;
+    for &b in line.as_bytes() {
+        map.push(units);
+        units += utf16_units(b);
+    }
+    map.push(units);
+    for seg in segs {
+        seg.start = map.get(seg.start).copied().unwrap_or(units);
+        seg.end = map.get(seg.end).copied().unwrap_or(units);
+    }
+}
+
+/// UTF-16 code units that start at byte `b` of UTF-8 (0 for a continuation byte).
+pub(crate) fn utf16_units(b: u8) -> usize {
+    match b {
+        0x80..=0xbf => 0,
+        0xf0..=0xff => 2,
+        _ => 1,
+    }
+}

@@ -3,7 +3,8 @@
 //! Usage: `v4a-js-native-baseline DIR`. Writes `ID.source` and `ID.diff` into DIR for each
 //! workload (W1: 1,000 lines, W2: 100,000 lines, W6: 20,000 identical lines and a 400-line
 //! hunk, the same bytes as `benches/support/workloads.rs`) and prints `ready`. Then reads
-//! commands `ID STYLE N` on stdin (STYLE `none` or `full`: the structured diff) and answers
+//! commands `ID STYLE N` on stdin (STYLE `none`; `full`: with the full structured diff as the
+//! JS binding asks for it, columns in UTF-16 units) and answers
 //! each with the wall-clock nanoseconds of N calls of `v4a::apply`, so the JS side can
 //! alternate its own batches with these. Exits at the end of input.
 
@@ -66,18 +67,30 @@ fn main() {
             panic!("expected `ID STYLE N`, got {line:?}");
         };
         let (source, diff) = &cases[id];
-        let diff_style = match style {
-            "full" => v4a::DiffStyle::Full,
-            _ => v4a::DiffStyle::None,
-        };
-        let opts = v4a::Options {
-            diff: diff_style,
-            ..v4a::Options::default()
-        };
         let n: u32 = n.parse().expect("a count");
         let start = Instant::now();
         for _ in 0..n {
-            black_box(v4a::apply(source, diff, v4a::Mode::Update, &opts)).ok();
+            let r = v4a::apply(source, diff, v4a::Mode::Update, &v4a::Options::default());
+            match (style, r) {
+                // What the JS binding asks for: the apply, then the full diff as columns in
+                // UTF-16 units (v4a_result_line_diff).
+                ("full", Ok(r)) => {
+                    let d = r.line_diff(v4a::DiffStyle::Full, None);
+                    black_box(d.into_utf16(&r.source, &r.text));
+                    black_box(r);
+                }
+                // The full diff as rows (`DiffStyle::Full`, one DiffLine per line).
+                ("rows", _) => {
+                    let opts = v4a::Options {
+                        diff: v4a::DiffStyle::Full,
+                        ..v4a::Options::default()
+                    };
+                    black_box(v4a::apply(source, diff, v4a::Mode::Update, &opts)).ok();
+                }
+                (_, r) => {
+                    black_box(r).ok();
+                }
+            }
         }
         writeln!(out, "{}", start.elapsed().as_nanos())
             .and_then(|()| out.flush())

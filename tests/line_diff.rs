@@ -1,0 +1,289 @@
+//! The block-level refinement (`refine_lines`), the columns of the structured diff
+//! (`ApplyResult::line_diff`) and the refinement limits of `Options`: each is checked against
+//! what apply's own structured diff says, so the three ways to ask cannot disagree.
+
+use v4a::{apply, refine_lines, ApplyResult, DiffKind, DiffStyle, Mode, Options, RefineLimits};
+
+fn applied(source: &str, patch: &str) -> ApplyResult {
+    apply(source, patch, Mode::Update, &Options::default()).unwrap()
+}
+
+/// The rows of `compute_diff_with`, as a tuple per entry with its text and segment texts.
+type Entry = (
+    DiffKind,
+    Option<u32>,
+    Option<u32>,
+    Option<usize>,
+    String,
+    Vec<(DiffKind, String)>,
+);
+
+fn rows(a: &ApplyResult, style: DiffStyle, limits: Option<&RefineLimits>) -> Vec<Entry> {
+    let mut a = a.clone();
+    a.compute_diff_with(style, limits);
+    a.diff
+        .iter()
+        .map(|d| {
+            let text = a.line_text(d).to_string();
+            let segs = a
+                .line_segments(d)
+                .iter()
+                .map(|s| (s.kind, text[s.start..s.end].to_string()))
+                .collect();
+            (d.kind, d.old_line, d.new_line, d.hunk, text, segs)
+        })
+        .collect()
+}
+
+/// The same entries read from the columns (byte offsets).
+fn columns(a: &ApplyResult, style: DiffStyle, limits: Option<&RefineLimits>) -> Vec<Entry> {
+    let d = a.line_diff(style, limits);
+    (0..d.len())
+        .map(|i| {
+            let text = d.text(i, &a.source, &a.text).to_string();
+            let segs = d
+                .line_segments(i)
+                .iter()
+                .map(|s| (s.kind, text[s.start..s.end].to_string()))
+                .collect();
+            let n = |v: u32| (v != 0).then_some(v);
+            let hunk = (d.hunks[i] != 0).then(|| d.hunks[i] as usize - 1);
+            (
+                d.kinds[i],
+                n(d.old_lines[i]),
+                n(d.new_lines[i]),
+                hunk,
+                text,
+                segs,
+            )
+        })
+        .collect()
+}
+
+const SOURCE: &str = "\u{feff}fn main() {\r\n    let a = 1;\r\n    let b = \"héllo 🎉\";\r\n    c();\r\n}\r\n\r\nfn other() {}\r\n";
+const PATCH: &str = "@@\n fn main() {\n-    let a = 1;\n-    let b = \"héllo 🎉\";\n+    let a = 2;\n+    let b = \"hällo 🎉!\";\n+    extra();\n     c();\n@@\n-fn other() {}\n+fn other() { x }\n";
+
+#[test]
+fn the_columns_are_the_rows_in_every_style() {
+    let a = applied(SOURCE, PATCH);
+    let limits = RefineLimits::default();
+    for style in [
+        DiffStyle::Full,
+        DiffStyle::Changes { context: 0 },
+        DiffStyle::Changes { context: 1 },
+        DiffStyle::Changes { context: 100 },
+        DiffStyle::None,
+    ] {
+        for refine in [None, Some(&limits)] {
+            let want = rows(&a, style, refine);
+            assert_eq!(columns(&a, style, refine), want, "{style:?} {refine:?}");
+            if style == DiffStyle::Full {
+                assert_eq!(want.len(), 11, "{want:?}");
+            }
+        }
+    }
+    // The rows of this fixture, for a reader: the BOM is not in line 1's text, CR is not in any.
+    let full = rows(&a, DiffStyle::Full, Some(&limits));
+    assert_eq!(full[0].4, "fn main() {");
+    assert_eq!(full[1].0, DiffKind::Delete);
+    assert!(
+        full[1].5.contains(&(DiffKind::Delete, "1".to_string())),
+        "{:?}",
+        full[1]
+    );
+    assert!(
+        full[3].5.contains(&(DiffKind::Add, "2".to_string())),
+        "{:?}",
+        full[3]
+    );
+}
+
+#[test]
+fn utf16_offsets_index_the_same_text_as_the_bytes() {
+    let a = applied(SOURCE, PATCH);
+    let limits = RefineLimits::default();
+    let bytes = a.line_diff(DiffStyle::Full, Some(&limits));
+    let units = bytes.clone().into_utf16(&a.source, &a.text);
+    assert!(units.utf16 && !bytes.utf16);
+    let utf16 = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+    let (src, text) = (utf16(&a.source), utf16(&a.text));
+    let mut non_ascii = 0;
+    for i in 0..bytes.len() {
+        let base = if bytes.kinds[i] == DiffKind::Add {
+            &text
+        } else {
+            &src
+        };
+        let line = bytes.text(i, &a.source, &a.text);
+        let got = String::from_utf16(&base[units.starts[i]..units.ends[i]]).unwrap();
+        assert_eq!(got, line, "entry {i}");
+        for (b, u) in bytes.line_segments(i).iter().zip(units.line_segments(i)) {
+            let want = &line[b.start..b.end];
+            let l16 = utf16(line);
+            assert_eq!(String::from_utf16(&l16[u.start..u.end]).unwrap(), want);
+            non_ascii += usize::from(want.len() != u.end - u.start);
+        }
+    }
+    assert!(
+        non_ascii > 0,
+        "the fixture has a segment whose offsets differ in UTF-16"
+    );
+    // ASCII texts: the offsets do not change.
+    let a = applied("a\nb\n", "@@\n-b\n+bc\n");
+    let d = a.line_diff(DiffStyle::Full, Some(&limits));
+    let u = d.clone().into_utf16(&a.source, &a.text);
+    assert_eq!(
+        (d.starts, d.ends, d.segments),
+        (u.starts, u.ends, u.segments)
+    );
+}
+
+#[test]
+fn refine_lines_gives_the_segments_of_apply() {
+    let a = applied(SOURCE, PATCH);
+    let limits = RefineLimits::default();
+    let full = rows(&a, DiffStyle::Full, Some(&limits));
+    let dels: Vec<&str> = full
+        .iter()
+        .filter(|e| e.0 == DiffKind::Delete)
+        .map(|e| e.4.as_str())
+        .collect();
+    let adds: Vec<&str> = full
+        .iter()
+        .filter(|e| e.0 == DiffKind::Add)
+        .map(|e| e.4.as_str())
+        .collect();
+    // The first block: 2 deleted lines, 3 added.
+    let r = refine_lines(&dels[..2], &adds[..3], &limits);
+    let pairs: Vec<(usize, usize)> = r.pairs.iter().map(|p| (p.deleted, p.added)).collect();
+    assert_eq!(pairs, [(0, 0), (1, 1)]);
+    let del_entries: Vec<&Entry> = full.iter().filter(|e| e.0 == DiffKind::Delete).collect();
+    let add_entries: Vec<&Entry> = full.iter().filter(|e| e.0 == DiffKind::Add).collect();
+    for p in &r.pairs {
+        let text = |line: &str, segs: &[v4a::Segment]| -> Vec<(DiffKind, String)> {
+            segs.iter()
+                .map(|s| (s.kind, line[s.start..s.end].to_string()))
+                .collect()
+        };
+        assert_eq!(
+            text(dels[p.deleted], r.deleted_segments(p)),
+            del_entries[p.deleted].5
+        );
+        assert_eq!(
+            text(adds[p.added], r.added_segments(p)),
+            add_entries[p.added].5
+        );
+    }
+    // The added line "extra();" has no pair: a whole-line change, no segments.
+    assert!(add_entries[2].5.is_empty());
+}
+
+#[test]
+fn refine_lines_of_edge_blocks() {
+    let limits = RefineLimits::default();
+    assert_eq!(refine_lines(&[], &[], &limits).pairs, []);
+    assert_eq!(refine_lines(&["a"], &[], &limits).pairs, []);
+    assert_eq!(refine_lines(&[], &["a"], &limits).pairs, []);
+    // Different lines stay unpaired.
+    assert!(refine_lines(&["completely different"], &["zzzz"], &limits)
+        .pairs
+        .is_empty());
+    // Identical lines pair, every segment equal.
+    let r = refine_lines(&["same line"], &["same line"], &limits);
+    assert_eq!(r.pairs.len(), 1);
+    assert!(r.segments.iter().all(|s| s.kind == DiffKind::Equal));
+    // Lines with terminators inside are refined as they are, never a panic.
+    let r = refine_lines(&["a\r\nb"], &["a\r\nc"], &limits);
+    assert_eq!(r.pairs.len(), 1);
+    // Zero limits: nothing is refined, nothing panics.
+    let zero = RefineLimits {
+        max_graphemes: 0,
+        max_cost: 0,
+        max_pair_lines: 0,
+    };
+    let r = refine_lines(&["let x = 1;"], &["let x = 2;"], &zero);
+    assert!(r.pairs.is_empty(), "{r:?}");
+    // UTF-16: a flag is 2 clusters' worth of code units (4), "é" one.
+    let r = refine_lines(&["é 🇫🇷 a"], &["é 🇫🇷 b"], &limits).into_utf16(&["é 🇫🇷 a"], &["é 🇫🇷 b"]);
+    let last = r.added_segments(&r.pairs[0]).last().copied().unwrap();
+    assert_eq!((last.kind, last.start, last.end), (DiffKind::Add, 7, 8));
+}
+
+#[test]
+fn the_options_limits_reach_apply() {
+    let long_old = format!("x = {};", "a".repeat(300));
+    let long_new = format!("x = {};", "a".repeat(299) + "b");
+    let source = format!("{long_old}\n");
+    let patch = format!("@@\n-{long_old}\n+{long_new}\n");
+    let with = |limits: RefineLimits| {
+        let opts = Options {
+            diff: DiffStyle::Full,
+            refine: true,
+            refine_limits: limits,
+            ..Options::default()
+        };
+        let a = apply(&source, &patch, Mode::Update, &opts).unwrap();
+        a.diff
+            .iter()
+            .map(|d| a.line_segments(d).len())
+            .collect::<Vec<_>>()
+    };
+    let defaults = with(RefineLimits::default());
+    assert!(defaults.iter().all(|&n| n > 1), "{defaults:?}");
+    // A line of 304 clusters is past a 100-cluster limit: a whole-line change.
+    let short = with(RefineLimits {
+        max_graphemes: 100,
+        ..RefineLimits::default()
+    });
+    assert_eq!(short, [0, 0]);
+    // Its middle ("a" against "b", after the common prefix and suffix) costs 1 comparison.
+    let cheap = with(RefineLimits {
+        max_cost: 0,
+        ..RefineLimits::default()
+    });
+    assert_eq!(cheap, [0, 0]);
+}
+
+#[test]
+fn changes_are_one_based() {
+    let a = applied("a\nb\nc\n", "@@\n a\n-b\n+x\n+y\n");
+    let c = &a.changes[0];
+    assert_eq!(
+        (c.old_start, c.old_len, c.new_start, c.new_len, c.hunk),
+        (2, 1, 2, 2, 1)
+    );
+    // A pure insertion at the top names line 1, before which the lines were added.
+    let a = applied("a\n", "@@\n+z\n a\n");
+    let c = &a.changes[0];
+    assert_eq!(
+        (c.old_start, c.old_len, c.new_start, c.new_len),
+        (1, 0, 1, 1)
+    );
+    // The hunk report and the change agree on the numbers people read.
+    assert_eq!(a.hunks[0].old_start as usize, c.old_start);
+    // An added file: one change of hunk 1 covering every new line.
+    let r = apply(
+        "",
+        "*** Begin Patch\n*** Add File: f\n+a\n+b\n*** End Patch\n",
+        Mode::Create,
+        &Options::default(),
+    );
+    {
+        let r = r.unwrap();
+        let c = &r.changes[0];
+        assert_eq!(
+            (c.old_start, c.old_len, c.new_start, c.new_len, c.hunk),
+            (1, 0, 1, 2, 1)
+        );
+    }
+    // unified_diff refuses a 0 where a 1-based number belongs.
+    let zero = v4a::Change {
+        old_start: 0,
+        old_len: 1,
+        new_start: 1,
+        new_len: 1,
+        hunk: 1,
+    };
+    let e = v4a::report::unified_diff("a\n", "b\n", None, None, &[zero], 3).unwrap_err();
+    assert!(e.to_string().contains("1-based"), "{e}");
+}
