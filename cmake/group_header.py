@@ -22,8 +22,8 @@ import sys
 
 # (title, names): a declaration goes to the first section whose pattern matches its name.
 SECTIONS = [
-    ("Shared vocabulary: the status type, byte views and arrays of uint32_t",
-     r"^(v4a_status|v4a_bytes|v4a_u32s)$"),
+    ("Shared vocabulary: the status type, byte views, arrays of uint32_t, offset units",
+     r"^((v4a_status|v4a_bytes|v4a_u32s|v4a_units)$|V4A_UNITS_)"),
     ("Applying a diff to one text (the main entry point)", r"^(v4a_mode$|V4A_MODE_|v4a_apply)"),
     ("Options: how loosely hunks match, the structured diff, the search budget",
      r"^(v4a_options|V4A_OPTIONS_INIT$|v4a_level$|V4A_LEVEL_|v4a_level_str|v4a_line_ending|V4A_LINE_ENDING_"
@@ -41,7 +41,7 @@ SECTIONS = [
      r"^(v4a_workspace|V4A_WORKSPACE_|V4A_CHANGE_|v4a_file_change$|V4A_FAILURE_|v4a_failure$"
      r"|V4A_RECOVERY_|v4a_recovery|V4A_DEFAULT_LOCK_WAIT_MS$|v4a_bytes_list$)"),
     ("Refining any block of lines: pairs and character segments",
-     r"^(v4a_refine|v4a_refinement|v4a_line_pair|V4A_UNITS_|v4a_units)"),
+     r"^(v4a_refine|v4a_refinement|v4a_line_pair)"),
     ("The structured diff as columns (the cheap form)", r"^(v4a_line_diff|v4a_diff_columns)"),
     ("Texts the library writes (patches, normalised lines)", r"^v4a_text"),
     ("Unified diffs from the parts of a result", r"^v4a_unified_diff"),

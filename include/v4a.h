@@ -113,7 +113,7 @@ struct v4a_workspace_files;
 struct v4a_bytes_list;
 
 /* ---------------------------------------------------------------------------------------------
- * Shared vocabulary: the status type, byte views and arrays of uint32_t
+ * Shared vocabulary: the status type, byte views, arrays of uint32_t, offset units
  * --------------------------------------------------------------------------------------------- */
 
 /**
@@ -155,6 +155,22 @@ typedef struct v4a_u32s {
      */
     size_t len;
 } v4a_u32s;
+
+/**
+ * The unit of the offsets of a line diff or a refinement (`v4a_result_line_diff`,
+ * `v4a_refine_lines`): `V4A_UNITS_BYTES` or `V4A_UNITS_UTF16`.
+ */
+typedef uint32_t v4a_units;
+
+/**
+ * Offsets are UTF-8 bytes (C, Go, Rust strings).
+ */
+#define V4A_UNITS_BYTES 0
+
+/**
+ * Offsets are UTF-16 code units (JavaScript, C#, Java strings).
+ */
+#define V4A_UNITS_UTF16 1
 
 /* ---------------------------------------------------------------------------------------------
  * Applying a diff to one text (the main entry point)
@@ -1761,12 +1777,6 @@ struct v4a_bytes_list v4a_workspace_result_recovered(const struct v4a_workspace_
 typedef struct v4a_refinement v4a_refinement;
 
 /**
- * The unit of the offsets of a line diff or a refinement (`v4a_result_line_diff`,
- * `v4a_refine_lines`): `V4A_UNITS_BYTES` or `V4A_UNITS_UTF16`.
- */
-typedef uint32_t v4a_units;
-
-/**
  * A deleted line paired with an added line by `v4a_refine_lines`, and where the
  * segments of both are in `v4a_refinement_segments()`.
  */
@@ -1810,16 +1820,6 @@ typedef struct v4a_line_pairs {
      */
     size_t len;
 } v4a_line_pairs;
-
-/**
- * Offsets are UTF-8 bytes (C, Go, Rust strings).
- */
-#define V4A_UNITS_BYTES 0
-
-/**
- * Offsets are UTF-16 code units (JavaScript, C#, Java strings).
- */
-#define V4A_UNITS_UTF16 1
 
 /**
  * Refines a block of deleted lines replaced by added lines: pairs the lines by similarity

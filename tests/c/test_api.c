@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1241,8 +1242,8 @@ static void test_out_of_range_options(void) {
          "(1) or V4A_DIFF_STYLE_CHANGES (2)"},
         {offsetof(v4a_options, refine), 2, "v4a_options.refine is 2: expected 0 or 1"},
         {offsetof(v4a_options, struct_size), 44,
-         "v4a_options.struct_size is 44, but this library knows v4a_options of 48 bytes: "
-         "initialise the struct with v4a_options_init() and build against the library's "
+         "v4a_options.struct_size is 44, but this library knows v4a_options of 72 bytes (or 48 "
+         "from older headers): initialise the struct with v4a_options_init() and build against the library's "
          "v4a.h"},
         {offsetof(v4a_options, struct_size), 0, NULL},
     };
@@ -1268,6 +1269,24 @@ static void test_out_of_range_options(void) {
     o.diff_style = V4A_DIFF_STYLE_CHANGES;
     r = apply("a\nb\n", "@@\n-a\n+c\n", V4A_MODE_UPDATE, &o, V4A_STATUS_OK);
     CHECK(v4a_result_diff(r).len == 3);
+    v4a_result_free(r);
+
+    /* A caller built against the header before the refinement limits (a 48-byte v4a_options)
+     * is served: its fields are read, the limits are the defaults, no byte past 48 is read
+     * (the bytes after it here are garbage on purpose); any other size is refused. */
+    CHECK_STATUS(v4a_options_init(&o), V4A_STATUS_OK);
+    o.struct_size = (uint32_t)offsetof(v4a_options, refine_max_graphemes);
+    CHECK(o.struct_size == 48);
+    o.diff_style = V4A_DIFF_STYLE_FULL;
+    o.refine = 1;
+    o.refine_max_graphemes = 0;
+    o.refine_max_cost = 0;
+    o.refine_max_pair_lines = 0;
+    r = apply("ab cd\n", "@@\n-ab cd\n+ab ce\n", V4A_MODE_UPDATE, &o, V4A_STATUS_OK);
+    CHECK(v4a_result_diff(r).len == 2 && v4a_result_segments(r).len > 2);
+    v4a_result_free(r);
+    o.struct_size = 40;
+    r = apply("a\n", "@@\n-a\n+b\n", V4A_MODE_UPDATE, &o, V4A_STATUS_INVALID_ARGUMENT);
     v4a_result_free(r);
 
     CHECK_STATUS(v4a_generate_options_init(&g), V4A_STATUS_OK);
