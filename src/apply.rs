@@ -319,6 +319,7 @@ fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Erro
             end_of_file: p.end_of_file,
             out_of_order: p.out_of_order,
             merged: false,
+            anchor_ignored: p.anchor_ignored,
             patch_line: h.patch_line,
         })
         .collect::<Vec<_>>();

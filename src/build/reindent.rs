@@ -34,8 +34,11 @@ impl Unit {
     fn levels(self, indent: &str) -> Option<(usize, usize)> {
         match self {
             Unit::Tab => {
+                // Spaces after tabs are alignment; two or more spaces and no tab are another
+                // style (a line indented with spaces), not alignment at depth 0.
                 let tabs = indent.len() - indent.trim_start_matches('\t').len();
-                only(&indent[tabs..], ' ').then_some((tabs, indent.len() - tabs))
+                let align = indent.len() - tabs;
+                (only(&indent[tabs..], ' ') && (tabs > 0 || align < 2)).then_some((tabs, align))
             }
             Unit::Spaces(w) => only(indent, ' ').then_some((indent.len() / w, indent.len() % w)),
         }
@@ -134,7 +137,13 @@ impl Step {
                 file,
                 offset,
             } => {
-                let (levels, align) = patch.levels(indent)?;
+                let Some((levels, align)) = patch.levels(indent) else {
+                    // An added line not written in the patch's unit but in the file's, under
+                    // a map that keeps every depth: the model copied it from the file (its
+                    // context went through another editor's tab setting). Kept as written.
+                    return (*offset == 0 && file.levels(indent).is_some())
+                        .then(|| indent.to_string());
+                };
                 let levels = usize::try_from(levels as isize + offset).ok()?;
                 Some(file.render(levels, align))
             }
@@ -248,11 +257,22 @@ pub(crate) fn indent_added_lines(
     if pairs.iter().all(|p| p.patch == p.file) || adds.clone().next().is_none() {
         return Ok(result);
     }
-    let patch_unit = detect_unit(
-        body.iter()
-            .filter(|l| !l.text.trim().is_empty())
-            .map(|l| leading_ws(&l.text)),
-    );
+    // The patch's unit: its added lines may be written in the file's own style (the quoted
+    // lines went through another editor's tab setting), so when the quoted lines indent with
+    // tabs, or the whole body's unit is of another kind than theirs, the quoted lines decide;
+    // otherwise every line does (the added lines show the step between depths).
+    let unit_of = |added: bool| {
+        detect_unit(
+            body.iter()
+                .filter(|l| (added || l.kind != LineKind::Add) && !l.text.trim().is_empty())
+                .map(|l| leading_ws(&l.text)),
+        )
+    };
+    let patch_unit = match (unit_of(false), unit_of(true)) {
+        (Some(Unit::Spaces(_)), Some(Unit::Spaces(k))) => Some(Unit::Spaces(k)),
+        (Some(quoted), _) => Some(quoted),
+        (None, all) => all,
+    };
     let file_unit = file_unit();
     let by_prefix = || prefix_step(&pairs).or_else(|| strip_step(&pairs));
     let by_levels = || match (patch_unit, file_unit) {
@@ -529,6 +549,59 @@ mod tests {
         );
     }
 
+    #[test]
+    fn added_lines_already_in_the_files_style() {
+        // The quoted lines were converted to tabs, the added lines kept the file's spaces.
+        let file = ["def f():", "    if a:", "        x = 1", "    y = 2"];
+        let patch = [
+            " \tif a:",
+            "-\t\tx = 1",
+            "+        x = 2",
+            "+        if b:",
+            "+            z = 3",
+            " \ty = 2",
+        ];
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec![
+                "        x = 2".into(),
+                "        if b:".into(),
+                "            z = 3".into()
+            ])
+        );
+        // The other way round: a tab file, quoted lines in spaces, added lines in tabs.
+        let file = ["func f() {", "\tif x {", "\t\ty = 1", "\t}"];
+        let patch = [
+            "     if x {",
+            "-        y = 1",
+            "+\t\ty = 2",
+            "+\t\t\treturn",
+            "     }",
+        ];
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec!["\t\ty = 2".into(), "\t\t\treturn".into()])
+        );
+        // The added lines mix both styles: each is still placed by the map.
+        let patch = [
+            "     if x {",
+            "-        y = 1",
+            "+        y = 2",
+            "+\t\t\treturn",
+            "     }",
+        ];
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec!["\t\ty = 2".into(), "\t\t\treturn".into()])
+        );
+        // A map that shifts every depth does not keep a line in the file's style as written:
+        // it cannot tell whether that line was shifted too.
+        let file = ["class A:", "    def f(self):", "        x = 1"];
+        let patch = [" def f(self):", "-\tx = 1", "+            x = 2"];
+        assert_eq!(run(&file, 1, &patch), Err(2));
+        let patch = [" def f(self):", "-\tx = 1", "+\tx = 2"];
+        assert_eq!(run(&file, 1, &patch), Ok(vec!["        x = 2".into()]));
+    }
     #[test]
     fn no_consistent_map_is_refused() {
         let file = ["def f():", "    if a:", "        x = 1", "    y = 2"];

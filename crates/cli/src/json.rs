@@ -69,6 +69,7 @@ fn hunk(i: usize, h: &HunkReport) -> Value {
         (h.already_applied, "already_applied"),
         (h.end_of_file, "end_of_file"),
         (h.out_of_order, "out_of_order"),
+        (h.anchor_ignored, "anchor_ignored"),
     ]
     .into_iter()
     .filter_map(|(on, name)| on.then_some(name))

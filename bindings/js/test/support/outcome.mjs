@@ -159,6 +159,7 @@ function renderResult(indent, r) {
       [h.alreadyApplied, "already_applied"],
       [h.endOfFile, "end_of_file"],
       [h.outOfOrder, "out_of_order"],
+      [h.anchorIgnored, "anchor_ignored"],
     ]
       .filter(([on]) => on)
       .map(([, name]) => name);
