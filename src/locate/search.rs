@@ -407,6 +407,54 @@ pub(crate) fn check_open_start(s: &Search<'_, '_>, p: &Placement) -> Result<(), 
     Err(diagnose::open_start(s.cx, p.start))
 }
 
+/// The mirror of [`check_open_start`]: a hunk without an anchor that ends with added lines
+/// after its unchanged lines says where they begin, never where they end. Unless it lands at
+/// the end of the file, an unchanged line the patch left out after the context would put them
+/// after that line instead. Refused with a request for the line after.
+pub(crate) fn check_open_end(
+    index: &LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+) -> Result<(), Error> {
+    let body = &s.cx.hunk.lines[..p.used_lines];
+    if s.anchor.is_some()
+        || s.opts.first_match
+        || s.cx.hunk.end_of_file
+        || p.old_len == 0
+        || p.already_applied
+        || !super::ends_with_insertion(body)
+    {
+        return Ok(());
+    }
+    let end = p.start + p.old_len;
+    let n = index.len();
+    // Only blank lines after the match: the end of the file, as far as a model can tell.
+    if (end..n).all(|j| index.lines().get(j).trim().is_empty()) {
+        return Ok(());
+    }
+    Err(open_end(s.cx, end))
+}
+
+/// The error of [`check_open_end`]: the insertion would go before line `at` (0-based).
+fn open_end(cx: &super::HunkRef<'_>, at: usize) -> Error {
+    use crate::error::{Diagnostics, Status};
+    Error::new(
+        Status::Ambiguous,
+        format!(
+            "{} ends with added lines and no unchanged line after them, so only the lines \
+             before them say where they go (after line {at}), and the file goes on after that \
+             line. End the hunk with the unchanged line after the insertion (line {}), or add \
+             an \"@@\" anchor.",
+            cx.hunk_label(),
+            at + 1,
+        ),
+        Diagnostics {
+            candidates: vec![at as u32],
+            ..cx.diagnostics()
+        },
+    )
+}
+
 /// A hunk matched with the indentation ignored must map each indentation of the patch to one
 /// indentation of the file (SPEC §4, the indentation map): when the same patch indentation
 /// stands for two different file indentations, the lines belong to different blocks than the
