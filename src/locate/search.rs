@@ -321,8 +321,47 @@ pub(crate) fn check_slide(
         return Ok(());
     }
     let n = index.len();
-    let copies = index.find_line(edge, Level::TrimEnd, false, s.region_start..n, 8, budget)?;
-    let others: Vec<usize> = copies.into_iter().filter(|&c| c != at).collect();
+    let copies = index.find_line(
+        edge,
+        Level::TrimEnd,
+        false,
+        s.region_start..n,
+        CANDIDATE_LIMIT,
+        budget,
+    )?;
+    // The added line next to the slidable one (the second added line for a block that may
+    // slide down, the one before the last for a block that may slide up): a copy of the edge
+    // line is another reading only where the file has that line beside it too, as the slid
+    // block would. With a single added line, every copy is one; so is every copy when there
+    // are too many to look at.
+    let adds: Vec<&str> = body
+        .iter()
+        .filter(|l| l.kind == Add)
+        .map(|l| l.text.as_str())
+        .collect();
+    let beside: Vec<&str> = if down {
+        adds.iter().skip(1).take(1).copied().collect()
+    } else {
+        adds.iter().rev().skip(1).take(1).copied().collect()
+    };
+    let many = copies.len() >= CANDIDATE_LIMIT;
+    let lines = index.lines();
+    let fits = |c: usize| {
+        beside.iter().enumerate().all(|(k, want)| {
+            let j = if down {
+                c.checked_add(k + 1)
+            } else {
+                c.checked_sub(k + 1)
+            };
+            j.is_some_and(|j| j < n && lines.get(j).trim_end() == want.trim_end())
+        })
+    };
+    budget.charge(copies.len() as u64)?;
+    let others: Vec<usize> = copies
+        .into_iter()
+        .filter(|&c| c != at && (many || fits(c)))
+        .take(8)
+        .collect();
     if others.is_empty() {
         return Ok(());
     }
