@@ -307,7 +307,10 @@ pub(crate) fn indent_added_lines(
             } else if !seen.is_empty() {
                 resolve_several(&pairs, seen, paired[i], i, steps.first())
             } else {
-                steps.iter().find_map(|s| s.apply(indent))
+                steps
+                    .iter()
+                    .find_map(|s| s.apply(indent))
+                    .or_else(|| in_file_style(&pairs, indent, paired[i]))
             };
         let Some(new_indent) = new_indent else {
             return Err(Inconsistent {
@@ -323,6 +326,23 @@ pub(crate) fn indent_added_lines(
         }
     }
     Ok(result)
+}
+
+/// An added line whose indentation no matched line of the patch carries and no step maps,
+/// kept as written when it is already the file's: the file indentation of the `-` line it
+/// replaces, or, when the quoted lines use tabs where the file uses none or the other way
+/// round (they went through another editor's tab setting) while the added line is written in
+/// the file's style, the file indentation of a matched line.
+fn in_file_style(pairs: &[Pair<'_>], indent: &str, paired: Option<usize>) -> Option<String> {
+    if let Some(p) = paired.and_then(|d| pairs.iter().find(|p| p.body_index == d)) {
+        return (p.file == indent).then(|| indent.to_string());
+    }
+    let patch_tabs = pairs.iter().any(|p| p.patch.contains('\t'));
+    let file_tabs = pairs.iter().any(|p| p.file.contains('\t'));
+    let keep = patch_tabs != file_tabs
+        && indent.contains('\t') == file_tabs
+        && pairs.iter().any(|p| p.file == indent);
+    keep.then(|| indent.to_string())
 }
 
 /// A patch indentation that maps to several file indentations (`seen`: the pairs carrying it,
@@ -602,6 +622,48 @@ mod tests {
         let patch = [" def f(self):", "-\tx = 1", "+\tx = 2"];
         assert_eq!(run(&file, 1, &patch), Ok(vec!["        x = 2".into()]));
     }
+    #[test]
+    fn added_lines_at_a_file_indentation_the_map_cannot_reach() {
+        // A 2-space file whose quoted lines had 4 spaces turned into a tab: no step fits
+        // ("  " and "\t" both stand for themselves and for 4 spaces).
+        let file = [
+            "describe(() => {",
+            "  it('x', () => {",
+            "    const a = 1",
+            "    const m = 2",
+            "  })",
+            "})",
+        ];
+        let patch = [
+            "   it('x', () => {",
+            " \tconst a = 1",
+            "-\tconst m = 2",
+            "+    const m = 3",
+            "+    const n = 4",
+            "   })",
+        ];
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec!["    const m = 3".into(), "    const n = 4".into()])
+        );
+        // An added line at a depth no matched line has is still refused.
+        let patch = [
+            "   it('x', () => {",
+            " \tconst a = 1",
+            "+      deeper = 1",
+            " \tconst m = 2",
+        ];
+        assert_eq!(run(&file, 1, &patch), Err(2));
+        // A replacement at another depth than the line it replaces is not the file's style.
+        let patch = [
+            "   it('x', () => {",
+            "-\tconst a = 1",
+            "+      const a = 2",
+            " \tconst m = 2",
+        ];
+        assert_eq!(run(&file, 1, &patch), Err(2));
+    }
+
     #[test]
     fn no_consistent_map_is_refused() {
         let file = ["def f():", "    if a:", "        x = 1", "    y = 2"];
