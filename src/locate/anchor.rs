@@ -215,7 +215,7 @@ fn is_directive(line: &str) -> bool {
 }
 
 /// A line that closes a block at the header's indentation: `}`, `)`, `]`, `end`, `fi` …
-fn is_closing(line: &str) -> bool {
+pub(crate) fn is_closing(line: &str) -> bool {
     let t = line.trim();
     if t.starts_with(['}', ')', ']']) || t.starts_with("</") {
         return true;

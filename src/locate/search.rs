@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::anchor::{indent_width, AnchorMatch};
+use super::anchor::{indent_width, is_closing, AnchorMatch};
 use super::index::{Budget, LineIndex, Pattern};
 use super::{diagnose, old_side, overlapping_hunk, Level, Placement, Search, CANDIDATE_LIMIT};
 use crate::error::Error;
@@ -446,18 +446,18 @@ pub(crate) fn check_open_start(s: &Search<'_, '_>, p: &Placement) -> Result<(), 
     Err(diagnose::open_start(s.cx, p.start))
 }
 
-/// The mirror of [`check_open_start`]: a hunk without an anchor that ends with added lines
-/// after its unchanged lines says where they begin, never where they end. Unless it lands at
-/// the end of the file, an unchanged line the patch left out after the context would put them
-/// after that line instead. Refused with a request for the line after.
+/// The mirror of [`check_open_start`]: a hunk that ends with added lines after its unchanged
+/// lines says where they begin, never where they end. Unless it lands at the end of the file
+/// (with an anchor: of the anchor's block, before its closing line), an unchanged line the
+/// patch left out after the context would put them after that line instead. Refused with a
+/// request for the line after.
 pub(crate) fn check_open_end(
     index: &LineIndex<'_>,
     s: &Search<'_, '_>,
     p: &Placement,
 ) -> Result<(), Error> {
     let body = &s.cx.hunk.lines[..p.used_lines];
-    if s.anchor.is_some()
-        || s.opts.first_match
+    if s.opts.first_match
         || s.cx.hunk.end_of_file
         || p.old_len == 0
         || p.already_applied
@@ -467,23 +467,35 @@ pub(crate) fn check_open_end(
     }
     let end = p.start + p.old_len;
     let n = index.len();
-    // Only blank lines after the match: the end of the file, as far as a model can tell.
-    if (end..n).all(|j| index.lines().get(j).trim().is_empty()) {
+    let lines = index.lines();
+    // Only blank lines after the match (and the block's closing line): the end of the file or
+    // of the anchor's block, as far as a model can tell.
+    let limit = s.anchor.map_or(n, |a| a.block.end.clamp(end, n));
+    let rest = end..limit;
+    let closing = |j: usize| s.anchor.is_some() && j + 1 == limit && is_closing(lines.get(j));
+    if rest
+        .clone()
+        .all(|j| lines.get(j).trim().is_empty() || closing(j))
+    {
         return Ok(());
     }
-    Err(open_end(s.cx, end))
+    Err(open_end(s.cx, end, s.anchor.is_some()))
 }
 
 /// The error of [`check_open_end`]: the insertion would go before line `at` (0-based).
-fn open_end(cx: &super::HunkRef<'_>, at: usize) -> Error {
+fn open_end(cx: &super::HunkRef<'_>, at: usize, anchored: bool) -> Error {
     use crate::error::{Diagnostics, Status};
+    let (what, or_anchor) = if anchored {
+        ("the anchor's block", "")
+    } else {
+        ("the file", ", or add an \"@@\" anchor")
+    };
     Error::new(
         Status::Ambiguous,
         format!(
             "{} ends with added lines and no unchanged line after them, so only the lines \
-             before them say where they go (after line {at}), and the file goes on after that \
-             line. End the hunk with the unchanged line after the insertion (line {}), or add \
-             an \"@@\" anchor.",
+             before them say where they go (after line {at}), and {what} goes on after that \
+             line. End the hunk with the unchanged line after the insertion (line {}){or_anchor}.",
             cx.hunk_label(),
             at + 1,
         ),
