@@ -550,7 +550,8 @@ typedef struct v4a_hunk_report {
      */
     uint32_t candidates;
     /**
-     * `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order, merged.
+     * `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order, merged,
+     * anchor ignored.
      */
     v4a_hunk_flags flags;
     /**
@@ -758,6 +759,13 @@ typedef struct v4a_changes {
  * ranges are in the current text.
  */
 #define V4A_HUNK_MERGED 16
+
+/**
+ * `v4a_hunk_report.flags`: the hunk's `@@` anchors did not help (not found, or found more
+ * than once) and were set aside; its old side is unique where a hunk without anchors is
+ * searched (200 fuzz).
+ */
+#define V4A_HUNK_ANCHOR_IGNORED 32
 
 /**
  * Frees a result made by `v4a_apply` or `v4a_apply_mode_name`, and every view read from it.

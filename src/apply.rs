@@ -329,6 +329,7 @@ fn update_text(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult,
             end_of_file: p.end_of_file,
             out_of_order: p.out_of_order,
             merged: false,
+            anchor_ignored: p.anchor_ignored,
             patch_line: h.patch_line,
         })
         .collect::<Vec<_>>();

@@ -405,6 +405,7 @@ fn render_result(out: &mut String, indent: &str, r: &ApplyResult) {
             (h.end_of_file, "end_of_file"),
             (h.out_of_order, "out_of_order"),
             (h.merged, "merged"),
+            (h.anchor_ignored, "anchor_ignored"),
         ]
         .iter()
         .filter(|(on, _)| *on)
@@ -875,6 +876,7 @@ mod legacy {
                             (h.already_applied, "already_applied"),
                             (h.end_of_file, "end_of_file"),
                             (h.out_of_order, "out_of_order"),
+                            (h.anchor_ignored, "anchor_ignored"),
                         ]
                         .iter()
                         .filter(|(on, _)| *on)

@@ -115,6 +115,10 @@ type HunkReport struct {
 	// Merged: the hunk was located in the base (ApplyWithBase, ApplyPatchWithBases) and
 	// carried into the current text by a three-way merge; the ranges are in the current text.
 	Merged bool
+	// AnchorIgnored: the hunk's "@@" anchors did not help (not found, or found more than
+	// once) and were set aside; its old side is unique where a hunk without anchors is
+	// searched (200 fuzz).
+	AnchorIgnored bool
 	// PatchLine is the 1-based patch line where the hunk starts.
 	PatchLine int
 }
@@ -332,6 +336,7 @@ func resultFrom(v *C.v4a_go_views, input string, reuse bool) *Result {
 				EndOfFile:      h.flags&C.V4A_HUNK_END_OF_FILE != 0,
 				OutOfOrder:     h.flags&C.V4A_HUNK_OUT_OF_ORDER != 0,
 				Merged:         h.flags&C.V4A_HUNK_MERGED != 0,
+				AnchorIgnored:  h.flags&C.V4A_HUNK_ANCHOR_IGNORED != 0,
 				PatchLine:      int(h.patch_line),
 			}
 		}

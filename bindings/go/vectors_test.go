@@ -367,7 +367,8 @@ func renderHunks(b *strings.Builder, indent string, r *Result) {
 			on   bool
 			name string
 		}{{h.Reindented, "reindented"}, {h.AlreadyApplied, "already_applied"},
-			{h.EndOfFile, "end_of_file"}, {h.OutOfOrder, "out_of_order"}, {h.Merged, "merged"}} {
+			{h.EndOfFile, "end_of_file"}, {h.OutOfOrder, "out_of_order"}, {h.Merged, "merged"},
+			{h.AnchorIgnored, "anchor_ignored"}} {
 			if f.on {
 				flags = append(flags, f.name)
 			}

@@ -1267,7 +1267,13 @@ unsafe fn read_result(r: *const c::v4a_result, expect: &Result<ApplyResult, Stat
     for h in hunks {
         let levels = slice_of(h.line_levels.ptr, h.line_levels.len);
         assert!(h.level <= c::V4A_LEVEL_FOLD && levels.iter().all(|&l| l <= c::V4A_LEVEL_FOLD));
-        assert!(h.flags < 16, "unknown hunk flags {}", h.flags);
+        let known = c::V4A_HUNK_REINDENTED
+            | c::V4A_HUNK_ALREADY_APPLIED
+            | c::V4A_HUNK_END_OF_FILE
+            | c::V4A_HUNK_OUT_OF_ORDER
+            | c::V4A_HUNK_MERGED
+            | c::V4A_HUNK_ANCHOR_IGNORED;
+        assert!(h.flags & !known == 0, "unknown hunk flags {}", h.flags);
     }
     let segments = c::v4a_result_segments(r);
     let segments = slice_of(segments.ptr, segments.len);

@@ -34,8 +34,11 @@ impl Unit {
     fn levels(self, indent: &str) -> Option<(usize, usize)> {
         match self {
             Unit::Tab => {
+                // Spaces after tabs are alignment; two or more spaces and no tab are another
+                // style (a line indented with spaces), not alignment at depth 0.
                 let tabs = indent.len() - indent.trim_start_matches('\t').len();
-                only(&indent[tabs..], ' ').then_some((tabs, indent.len() - tabs))
+                let align = indent.len() - tabs;
+                (only(&indent[tabs..], ' ') && (tabs > 0 || align < 2)).then_some((tabs, align))
             }
             Unit::Spaces(w) => only(indent, ' ').then_some((indent.len() / w, indent.len() % w)),
         }
@@ -134,7 +137,13 @@ impl Step {
                 file,
                 offset,
             } => {
-                let (levels, align) = patch.levels(indent)?;
+                let Some((levels, align)) = patch.levels(indent) else {
+                    // An added line not written in the patch's unit but in the file's, under
+                    // a map that keeps every depth: the model copied it from the file (its
+                    // context went through another editor's tab setting). Kept as written.
+                    return (*offset == 0 && file.levels(indent).is_some())
+                        .then(|| indent.to_string());
+                };
                 let levels = usize::try_from(levels as isize + offset).ok()?;
                 Some(file.render(levels, align))
             }
@@ -248,11 +257,22 @@ pub(crate) fn indent_added_lines(
     if pairs.iter().all(|p| p.patch == p.file) || adds.clone().next().is_none() {
         return Ok(result);
     }
-    let patch_unit = detect_unit(
-        body.iter()
-            .filter(|l| !l.text.trim().is_empty())
-            .map(|l| leading_ws(&l.text)),
-    );
+    // The patch's unit: its added lines may be written in the file's own style (the quoted
+    // lines went through another editor's tab setting), so when the quoted lines indent with
+    // tabs, or the whole body's unit is of another kind than theirs, the quoted lines decide;
+    // otherwise every line does (the added lines show the step between depths).
+    let unit_of = |added: bool| {
+        detect_unit(
+            body.iter()
+                .filter(|l| (added || l.kind != LineKind::Add) && !l.text.trim().is_empty())
+                .map(|l| leading_ws(&l.text)),
+        )
+    };
+    let patch_unit = match (unit_of(false), unit_of(true)) {
+        (Some(Unit::Spaces(_)), Some(Unit::Spaces(k))) => Some(Unit::Spaces(k)),
+        (Some(quoted), _) => Some(quoted),
+        (None, all) => all,
+    };
     let file_unit = file_unit();
     let by_prefix = || prefix_step(&pairs).or_else(|| strip_step(&pairs));
     let by_levels = || match (patch_unit, file_unit) {
@@ -287,7 +307,10 @@ pub(crate) fn indent_added_lines(
             } else if !seen.is_empty() {
                 resolve_several(&pairs, seen, paired[i], i, steps.first())
             } else {
-                steps.iter().find_map(|s| s.apply(indent))
+                steps
+                    .iter()
+                    .find_map(|s| s.apply(indent))
+                    .or_else(|| in_file_style(&pairs, indent, paired[i]))
             };
         let Some(new_indent) = new_indent else {
             return Err(Inconsistent {
@@ -303,6 +326,23 @@ pub(crate) fn indent_added_lines(
         }
     }
     Ok(result)
+}
+
+/// An added line whose indentation no matched line of the patch carries and no step maps,
+/// kept as written when it is already the file's: the file indentation of the `-` line it
+/// replaces, or, when the quoted lines use tabs where the file uses none or the other way
+/// round (they went through another editor's tab setting) while the added line is written in
+/// the file's style, the file indentation of a matched line.
+fn in_file_style(pairs: &[Pair<'_>], indent: &str, paired: Option<usize>) -> Option<String> {
+    if let Some(p) = paired.and_then(|d| pairs.iter().find(|p| p.body_index == d)) {
+        return (p.file == indent).then(|| indent.to_string());
+    }
+    let patch_tabs = pairs.iter().any(|p| p.patch.contains('\t'));
+    let file_tabs = pairs.iter().any(|p| p.file.contains('\t'));
+    let keep = patch_tabs != file_tabs
+        && indent.contains('\t') == file_tabs
+        && pairs.iter().any(|p| p.file == indent);
+    keep.then(|| indent.to_string())
 }
 
 /// A patch indentation that maps to several file indentations (`seen`: the pairs carrying it,
@@ -527,6 +567,101 @@ mod tests {
             run(&file, 1, &[" \tb: 1", "+\tc:", "+\t\td: 2"]),
             Ok(vec!["    c:".into(), "        d: 2".into()])
         );
+    }
+
+    #[test]
+    fn added_lines_already_in_the_files_style() {
+        // The quoted lines were converted to tabs, the added lines kept the file's spaces.
+        let file = ["def f():", "    if a:", "        x = 1", "    y = 2"];
+        let patch = [
+            " \tif a:",
+            "-\t\tx = 1",
+            "+        x = 2",
+            "+        if b:",
+            "+            z = 3",
+            " \ty = 2",
+        ];
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec![
+                "        x = 2".into(),
+                "        if b:".into(),
+                "            z = 3".into()
+            ])
+        );
+        // The other way round: a tab file, quoted lines in spaces, added lines in tabs.
+        let file = ["func f() {", "\tif x {", "\t\ty = 1", "\t}"];
+        let patch = [
+            "     if x {",
+            "-        y = 1",
+            "+\t\ty = 2",
+            "+\t\t\treturn",
+            "     }",
+        ];
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec!["\t\ty = 2".into(), "\t\t\treturn".into()])
+        );
+        // The added lines mix both styles: each is still placed by the map.
+        let patch = [
+            "     if x {",
+            "-        y = 1",
+            "+        y = 2",
+            "+\t\t\treturn",
+            "     }",
+        ];
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec!["\t\ty = 2".into(), "\t\t\treturn".into()])
+        );
+        // A map that shifts every depth does not keep a line in the file's style as written:
+        // it cannot tell whether that line was shifted too.
+        let file = ["class A:", "    def f(self):", "        x = 1"];
+        let patch = [" def f(self):", "-\tx = 1", "+            x = 2"];
+        assert_eq!(run(&file, 1, &patch), Err(2));
+        let patch = [" def f(self):", "-\tx = 1", "+\tx = 2"];
+        assert_eq!(run(&file, 1, &patch), Ok(vec!["        x = 2".into()]));
+    }
+    #[test]
+    fn added_lines_at_a_file_indentation_the_map_cannot_reach() {
+        // A 2-space file whose quoted lines had 4 spaces turned into a tab: no step fits
+        // ("  " and "\t" both stand for themselves and for 4 spaces).
+        let file = [
+            "describe(() => {",
+            "  it('x', () => {",
+            "    const a = 1",
+            "    const m = 2",
+            "  })",
+            "})",
+        ];
+        let patch = [
+            "   it('x', () => {",
+            " \tconst a = 1",
+            "-\tconst m = 2",
+            "+    const m = 3",
+            "+    const n = 4",
+            "   })",
+        ];
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec!["    const m = 3".into(), "    const n = 4".into()])
+        );
+        // An added line at a depth no matched line has is still refused.
+        let patch = [
+            "   it('x', () => {",
+            " \tconst a = 1",
+            "+      deeper = 1",
+            " \tconst m = 2",
+        ];
+        assert_eq!(run(&file, 1, &patch), Err(2));
+        // A replacement at another depth than the line it replaces is not the file's style.
+        let patch = [
+            "   it('x', () => {",
+            "-\tconst a = 1",
+            "+      const a = 2",
+            " \tconst m = 2",
+        ];
+        assert_eq!(run(&file, 1, &patch), Err(2));
     }
 
     #[test]

@@ -30,16 +30,16 @@ impl AnchorMatch {
     }
 }
 
-/// Locates the hunk's anchors; `None` when it has none.
+/// Locates `anchors` (the hunk's, or the outer ones of them); `None` when there are none.
 pub(crate) fn resolve(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
+    anchors: &[Anchor],
     region_start: usize,
     prev_start: Option<usize>,
     opts: &Options,
     budget: &mut Budget,
 ) -> Result<Option<AnchorMatch>, Error> {
-    let anchors = &cx.hunk.anchors;
     if anchors.is_empty() {
         return Ok(None);
     }
@@ -167,6 +167,28 @@ fn find_unique(
     Ok(None)
 }
 
+/// True when the anchor's text occurs nowhere in the file, at any level, as a whole line or
+/// as a prefix: an anchor that names nothing, as opposed to one that names another place.
+pub(crate) fn found_nowhere(
+    index: &mut LineIndex<'_>,
+    anchor: &Anchor,
+    opts: &Options,
+    budget: &mut Budget,
+) -> Result<bool, Error> {
+    let n = index.len();
+    for prefix in [false, true] {
+        for &level in opts.max_level.up_to() {
+            if !index
+                .find_line(&anchor.text, level, prefix, 0..n, 1, budget)?
+                .is_empty()
+            {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
 /// Leading-whitespace width (a tab counts 4 columns), or `None` for a blank line.
 pub(crate) fn indent_width(line: &str) -> Option<usize> {
     let mut w = 0;
@@ -193,7 +215,7 @@ fn is_directive(line: &str) -> bool {
 }
 
 /// A line that closes a block at the header's indentation: `}`, `)`, `]`, `end`, `fi` …
-fn is_closing(line: &str) -> bool {
+pub(crate) fn is_closing(line: &str) -> bool {
     let t = line.trim();
     if t.starts_with(['}', ')', ']']) || t.starts_with("</") {
         return true;

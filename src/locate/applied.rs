@@ -68,6 +68,7 @@ pub(crate) fn already_applied(
             out_of_order: false,
             end_of_file: false,
             already_applied: true,
+            anchor_ignored: false,
         };
         return Ok(Some(finish(index, &new, p, s.opts)));
     }

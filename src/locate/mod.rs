@@ -50,6 +50,9 @@ pub(crate) struct Placement {
     pub end_of_file: bool,
     /// The change is already present; the text is left unchanged.
     pub already_applied: bool,
+    /// The hunk's anchors did not help (not found, or found more than once) and were set
+    /// aside: the old side is unique where an unanchored hunk is searched.
+    pub anchor_ignored: bool,
 }
 
 impl Placement {
@@ -254,6 +257,9 @@ fn without_blank_tail(hunk: &Hunk) -> usize {
     used
 }
 
+/// The fuzz added to a hunk whose anchors were set aside (SPEC §3.2).
+const ANCHOR_IGNORED_FUZZ: u32 = 200;
+
 fn locate_one(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
@@ -264,7 +270,30 @@ fn locate_one(
 ) -> Result<Placement, Error> {
     let hunk = cx.hunk;
     let prev_start = placed.last().map(|p| p.start);
-    let anchor = anchor::resolve(index, cx, region_start, prev_start, opts, budget)?;
+    let resolved = anchor::resolve(
+        index,
+        cx,
+        &hunk.anchors,
+        region_start,
+        prev_start,
+        opts,
+        budget,
+    );
+    let anchor = match resolved {
+        Ok(anchor) => anchor,
+        Err(e) if anchor_unhelpful(&e, opts) => {
+            return without_anchor(
+                index,
+                cx,
+                region_start,
+                (placed, prev_hunk),
+                opts,
+                budget,
+                e,
+            );
+        }
+        Err(e) => return Err(e),
+    };
     let s = Search {
         cx,
         region_start,
@@ -274,50 +303,13 @@ fn locate_one(
         opts,
     };
     let full = hunk.lines.len();
-    let short = without_blank_tail(hunk);
     if hunk.end_of_file {
-        // `*** End of File` says where the hunk is: a stray blank line before the marker does
-        // not send it elsewhere.
-        for used in (short..=full).rev() {
-            let old = old_side(hunk, used);
-            if old.is_empty() {
-                break;
-            }
-            let base = Placement {
-                start: 0,
-                old_len: old.len(),
-                used_lines: used,
-                level: Level::Exact,
-                line_levels: Vec::new(),
-                fuzz: 0,
-                candidates: 1,
-                out_of_order: false,
-                end_of_file: false,
-                already_applied: false,
-            };
-            let mut pattern = Pattern::new(old.clone());
-            if let Some(p) = place_at_end(index, &mut pattern, &s, &base, budget)? {
-                return Ok(finish(index, &old, p, opts));
-            }
-        }
-    }
-    // A trailing empty context line that does not match is retried without it, unless that
-    // leaves added lines at the end of the hunk: the empty line was all that held them.
-    for used in (short..=full).rev() {
-        if let Some(p) = place(index, &s, used, budget)? {
-            let held = hunk.end_of_file || p.range().end == index.len();
-            if used < full && !held && ends_with_insertion(&hunk.lines[..used]) {
-                break;
-            }
-            if used == full && short < full {
-                search::check_blank_tail(index, &s, &p, short, budget)?;
-            }
-            search::check_slide(index, &s, &p, budget)?;
-            search::check_edge_indent(index, &s, &p, budget)?;
-            search::check_open_start(&s, &p)?;
-            search::check_indent_map(index, &s, &p)?;
+        if let Some(p) = place_end_of_file(index, &s, budget)? {
             return Ok(p);
         }
+    }
+    if let Some(p) = place_checked(index, &s, budget)? {
+        return Ok(p);
     }
     if let Some(p) = applied::already_applied(index, &s, full, budget)? {
         return Ok(p);
@@ -331,6 +323,151 @@ fn locate_one(
         opts,
         budget,
     ))
+}
+
+/// True when an anchor error means only that the anchors do not help (not found, or found
+/// more than once), so that the hunk may be placed without them. Strict mode keeps the error.
+fn anchor_unhelpful(e: &Error, opts: &Options) -> bool {
+    use crate::error::Status;
+    opts.max_level > Level::Exact
+        && !opts.first_match
+        && matches!(e.status(), Status::AnchorNotFound | Status::Ambiguous)
+}
+
+/// A hunk whose anchors do not help: the first anchor that fails, and every anchor after it,
+/// are set aside when it is ambiguous or names no line of the file at all (an anchor found
+/// only elsewhere, outside the block of the one before it, disagrees with them and stays an
+/// error). The hunk is then placed as if written with the anchors before it (none: where a
+/// hunk without anchors is searched, uniquely), with the anchor penalty and the flag
+/// `anchor_ignored`; otherwise the anchor's error stands. A hunk with no old side is never
+/// placed so: only its anchor said where it goes.
+fn without_anchor(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    region_start: usize,
+    (placed, prev_hunk): (&[Placement], Option<&Hunk>),
+    opts: &Options,
+    budget: &mut Budget,
+    anchor_error: Error,
+) -> Result<Placement, Error> {
+    use crate::error::Status;
+    let hunk = cx.hunk;
+    if old_side(hunk, without_blank_tail(hunk)).is_empty() || hunk.end_of_file {
+        return Err(anchor_error);
+    }
+    let prev_start = placed.last().map(|p| p.start);
+    // The outer anchors that resolve, and the first one that does not.
+    let mut outer = None;
+    let mut failed = hunk.anchors.len();
+    for k in 0..hunk.anchors.len() {
+        match anchor::resolve(
+            index,
+            cx,
+            &hunk.anchors[..=k],
+            region_start,
+            prev_start,
+            opts,
+            budget,
+        ) {
+            Ok(a) => outer = a,
+            Err(e) if e.status() == Status::SearchBudget => return Err(e),
+            Err(_) => {
+                failed = k;
+                break;
+            }
+        }
+    }
+    let Some(bad) = hunk.anchors.get(failed) else {
+        return Err(anchor_error);
+    };
+    if anchor_error.status() == Status::AnchorNotFound
+        && !anchor::found_nowhere(index, bad, opts, budget)?
+    {
+        return Err(anchor_error);
+    }
+    let s = Search {
+        cx,
+        region_start,
+        anchor: outer.as_ref(),
+        placed,
+        prev_hunk,
+        opts,
+    };
+    match place_checked(index, &s, budget) {
+        Ok(Some(mut p)) if !p.end_of_file => {
+            p.fuzz = p.fuzz.saturating_add(ANCHOR_IGNORED_FUZZ);
+            p.anchor_ignored = true;
+            Ok(p)
+        }
+        Err(e) if e.status() == Status::SearchBudget => Err(e),
+        _ => Err(anchor_error),
+    }
+}
+
+/// An `*** End of File` hunk tried at the end of the file first: a stray blank line before
+/// the marker does not send it elsewhere.
+fn place_end_of_file(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    budget: &mut Budget,
+) -> Result<Option<Placement>, Error> {
+    let hunk = s.cx.hunk;
+    for used in (without_blank_tail(hunk)..=hunk.lines.len()).rev() {
+        let old = old_side(hunk, used);
+        if old.is_empty() {
+            break;
+        }
+        let base = Placement {
+            start: 0,
+            old_len: old.len(),
+            used_lines: used,
+            level: Level::Exact,
+            line_levels: Vec::new(),
+            fuzz: 0,
+            candidates: 1,
+            out_of_order: false,
+            end_of_file: false,
+            already_applied: false,
+            anchor_ignored: false,
+        };
+        let mut pattern = Pattern::new(old.clone());
+        if let Some(p) = place_at_end(index, &mut pattern, s, &base, budget)? {
+            return Ok(Some(finish(index, &old, p, s.opts)));
+        }
+    }
+    Ok(None)
+}
+
+/// Places the hunk (with its trailing empty context lines, then without them) and checks the
+/// placement's edges and indentation. `Ok(None)` means not found.
+fn place_checked(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    budget: &mut Budget,
+) -> Result<Option<Placement>, Error> {
+    let hunk = s.cx.hunk;
+    let full = hunk.lines.len();
+    let short = without_blank_tail(hunk);
+    // A trailing empty context line that does not match is retried without it, unless that
+    // leaves added lines at the end of the hunk: the empty line was all that held them.
+    for used in (short..=full).rev() {
+        if let Some(p) = place(index, s, used, budget)? {
+            let held = hunk.end_of_file || p.range().end == index.len();
+            if used < full && !held && ends_with_insertion(&hunk.lines[..used]) {
+                break;
+            }
+            if used == full && short < full {
+                search::check_blank_tail(index, s, &p, short, budget)?;
+            }
+            search::check_slide(index, s, &p, budget)?;
+            search::check_edge_indent(index, s, &p, budget)?;
+            search::check_open_start(s, &p)?;
+            search::check_open_end(index, s, &p)?;
+            search::check_indent_map(index, s, &p)?;
+            return Ok(Some(p));
+        }
+    }
+    Ok(None)
 }
 
 /// Tries to place the old side of the first `used` body lines. `Ok(None)` means not found.
@@ -354,6 +491,7 @@ fn place(
         out_of_order: false,
         end_of_file: false,
         already_applied: false,
+        anchor_ignored: false,
     };
     if old.is_empty() {
         return Ok(Some(place_insertion(index, s, base)));

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::anchor::{indent_width, AnchorMatch};
+use super::anchor::{indent_width, is_closing, AnchorMatch};
 use super::index::{Budget, LineIndex, Pattern};
 use super::{diagnose, old_side, overlapping_hunk, Level, Placement, Search, CANDIDATE_LIMIT};
 use crate::error::Error;
@@ -321,8 +321,47 @@ pub(crate) fn check_slide(
         return Ok(());
     }
     let n = index.len();
-    let copies = index.find_line(edge, Level::TrimEnd, false, s.region_start..n, 8, budget)?;
-    let others: Vec<usize> = copies.into_iter().filter(|&c| c != at).collect();
+    let copies = index.find_line(
+        edge,
+        Level::TrimEnd,
+        false,
+        s.region_start..n,
+        CANDIDATE_LIMIT,
+        budget,
+    )?;
+    // The added line next to the slidable one (the second added line for a block that may
+    // slide down, the one before the last for a block that may slide up): a copy of the edge
+    // line is another reading only where the file has that line beside it too, as the slid
+    // block would. With a single added line, every copy is one; so is every copy when there
+    // are too many to look at.
+    let adds: Vec<&str> = body
+        .iter()
+        .filter(|l| l.kind == Add)
+        .map(|l| l.text.as_str())
+        .collect();
+    let beside: Vec<&str> = if down {
+        adds.iter().skip(1).take(1).copied().collect()
+    } else {
+        adds.iter().rev().skip(1).take(1).copied().collect()
+    };
+    let many = copies.len() >= CANDIDATE_LIMIT;
+    let lines = index.lines();
+    let fits = |c: usize| {
+        beside.iter().enumerate().all(|(k, want)| {
+            let j = if down {
+                c.checked_add(k + 1)
+            } else {
+                c.checked_sub(k + 1)
+            };
+            j.is_some_and(|j| j < n && lines.get(j).trim_end() == want.trim_end())
+        })
+    };
+    budget.charge(copies.len() as u64)?;
+    let others: Vec<usize> = copies
+        .into_iter()
+        .filter(|&c| c != at && (many || fits(c)))
+        .take(8)
+        .collect();
     if others.is_empty() {
         return Ok(());
     }
@@ -405,6 +444,66 @@ pub(crate) fn check_open_start(s: &Search<'_, '_>, p: &Placement) -> Result<(), 
         return Ok(());
     }
     Err(diagnose::open_start(s.cx, p.start))
+}
+
+/// The mirror of [`check_open_start`]: a hunk that ends with added lines after its unchanged
+/// lines says where they begin, never where they end. Unless it lands at the end of the file
+/// (with an anchor: of the anchor's block, before its closing line), an unchanged line the
+/// patch left out after the context would put them after that line instead. Refused with a
+/// request for the line after.
+pub(crate) fn check_open_end(
+    index: &LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+) -> Result<(), Error> {
+    let body = &s.cx.hunk.lines[..p.used_lines];
+    if s.opts.first_match
+        || s.cx.hunk.end_of_file
+        || p.old_len == 0
+        || p.already_applied
+        || !super::ends_with_insertion(body)
+    {
+        return Ok(());
+    }
+    let end = p.start + p.old_len;
+    let n = index.len();
+    let lines = index.lines();
+    // Only blank lines after the match (and the block's closing line): the end of the file or
+    // of the anchor's block, as far as a model can tell.
+    let limit = s.anchor.map_or(n, |a| a.block.end.clamp(end, n));
+    let rest = end..limit;
+    let closing = |j: usize| s.anchor.is_some() && j + 1 == limit && is_closing(lines.get(j));
+    if rest
+        .clone()
+        .all(|j| lines.get(j).trim().is_empty() || closing(j))
+    {
+        return Ok(());
+    }
+    Err(open_end(s.cx, end, s.anchor.is_some()))
+}
+
+/// The error of [`check_open_end`]: the insertion would go before line `at` (0-based).
+fn open_end(cx: &super::HunkRef<'_>, at: usize, anchored: bool) -> Error {
+    use crate::error::{Diagnostics, Status};
+    let (what, or_anchor) = if anchored {
+        ("the anchor's block", "")
+    } else {
+        ("the file", ", or add an \"@@\" anchor")
+    };
+    Error::new(
+        Status::Ambiguous,
+        format!(
+            "{} ends with added lines and no unchanged line after them, so only the lines \
+             before them say where they go (after line {at}), and {what} goes on after that \
+             line. End the hunk with the unchanged line after the insertion (line {}){or_anchor}.",
+            cx.hunk_label(),
+            at + 1,
+        ),
+        Diagnostics {
+            candidates: vec![at as u32],
+            ..cx.diagnostics()
+        },
+    )
 }
 
 /// A hunk matched with the indentation ignored must map each indentation of the patch to one

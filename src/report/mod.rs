@@ -81,7 +81,7 @@ pub struct HunkReport {
     /// matches at. For an already-applied hunk, the levels of its new side.
     pub line_levels: Vec<Level>,
     /// This hunk's fuzz: its match level, its anchors' levels, 1000 for an end-of-file hunk
-    /// found elsewhere.
+    /// found elsewhere, 200 for anchors set aside.
     pub fuzz: u32,
     /// Candidate places at the deciding level (more than 1 only in first-match mode).
     pub candidates: u32,
@@ -96,6 +96,9 @@ pub struct HunkReport {
     /// Located in the base and carried to the current text by a three-way merge
     /// ([`apply_with_base`](crate::apply_with_base)); the ranges are in the current text.
     pub merged: bool,
+    /// The hunk's `@@` anchors did not help (not found, or found more than once) and were set
+    /// aside: its old side is unique where a hunk without anchors is searched. Adds 200 fuzz.
+    pub anchor_ignored: bool,
     /// 1-based patch line where the hunk starts.
     pub patch_line: u32,
 }

@@ -140,6 +140,11 @@ namespace V4A
         /// in the current text.
         /// </summary>
         Merged = 16,
+        /// <summary>
+        /// The hunk's <c>@@</c> anchors did not help (not found, or found more than once) and
+        /// were set aside; its old side is unique where a hunk without anchors is searched.
+        /// </summary>
+        AnchorIgnored = 32,
     }
 
     /// <summary>The kind of a file operation of a multi-file patch.</summary>

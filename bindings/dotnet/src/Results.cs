@@ -247,6 +247,9 @@ namespace V4A
 
         /// <summary>Located in the base and merged into the current text (<see cref="HunkFlags.Merged"/>).</summary>
         public bool Merged { get { return (Flags & HunkFlags.Merged) != 0; } }
+
+        /// <summary>The hunk's anchors did not help and were set aside (<see cref="HunkFlags.AnchorIgnored"/>).</summary>
+        public bool AnchorIgnored { get { return (Flags & HunkFlags.AnchorIgnored) != 0; } }
     }
 
     /// <summary>One entry of the structured line diff.</summary>

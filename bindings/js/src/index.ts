@@ -133,6 +133,11 @@ export interface HunkReport {
    * (`applyWithBase`, `applyPatchWithBases`); the ranges are in the current text.
    */
   merged: boolean;
+  /**
+   * The hunk's `@@` anchors did not help (not found, or found more than once) and were set
+   * aside; its old side is unique where a hunk without anchors is searched (200 fuzz).
+   */
+  anchorIgnored: boolean;
   /** 1-based patch line where the hunk starts. */
   patchLine: number;
   /** For each old-side line, the strictest level it matches at. */
@@ -561,6 +566,7 @@ function copyResult(handle: number, diffOptions: number, knownSource?: string): 
       endOfFile: (flags & 4) !== 0,
       outOfOrder: (flags & 8) !== 0,
       merged: (flags & 16) !== 0,
+      anchorIgnored: (flags & 32) !== 0,
       patchLine: u32(at + 32),
       lineLevels: viewU32s(at + 40).map((l) => LEVELS[l] ?? "fold"),
     });

@@ -50,6 +50,7 @@ test("apply returns the text, the source and a report per hunk", () => {
       endOfFile: false,
       outOfOrder: false,
       merged: false,
+      anchorIgnored: false,
       patchLine: 1,
       lineLevels: ["exact", "exact", "exact"],
     },

@@ -70,6 +70,7 @@ fn hunk(i: usize, h: &HunkReport) -> Value {
         (h.end_of_file, "end_of_file"),
         (h.out_of_order, "out_of_order"),
         (h.merged, "merged"),
+        (h.anchor_ignored, "anchor_ignored"),
     ]
     .into_iter()
     .filter_map(|(on, name)| on.then_some(name))

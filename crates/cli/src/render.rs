@@ -180,6 +180,7 @@ fn hunk_report(out: &mut String, i: usize, h: &HunkReport) {
         (h.already_applied, "already applied: nothing changed"),
         (h.end_of_file, "end of file"),
         (h.out_of_order, "out of order"),
+        (h.anchor_ignored, "anchor ignored"),
     ] {
         if on {
             out.push_str(", ");

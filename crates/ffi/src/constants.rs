@@ -172,6 +172,10 @@ pub const V4A_HUNK_OUT_OF_ORDER: v4a_hunk_flags = 8;
 /// three-way merge (`v4a_apply_with_base`, `v4a_patch_apply_with_bases`); the report's
 /// ranges are in the current text.
 pub const V4A_HUNK_MERGED: v4a_hunk_flags = 16;
+/// `v4a_hunk_report.flags`: the hunk's `@@` anchors did not help (not found, or found more
+/// than once) and were set aside; its old side is unique where a hunk without anchors is
+/// searched (200 fuzz).
+pub const V4A_HUNK_ANCHOR_IGNORED: v4a_hunk_flags = 32;
 
 /// The kind of a file operation: `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
 pub type v4a_op_kind = u32;

@@ -4,8 +4,8 @@
 use crate::boundary::{ffi_boundary, free, handle, out_ptr, publish};
 use crate::constants::{
     v4a_diff_kind, v4a_hunk_flags, v4a_level, v4a_status, V4A_DIFF_ADD, V4A_DIFF_DELETE,
-    V4A_DIFF_EQUAL, V4A_HUNK_ALREADY_APPLIED, V4A_HUNK_END_OF_FILE, V4A_HUNK_MERGED,
-    V4A_HUNK_OUT_OF_ORDER, V4A_HUNK_REINDENTED, V4A_STATUS_OK,
+    V4A_DIFF_EQUAL, V4A_HUNK_ALREADY_APPLIED, V4A_HUNK_ANCHOR_IGNORED, V4A_HUNK_END_OF_FILE,
+    V4A_HUNK_MERGED, V4A_HUNK_OUT_OF_ORDER, V4A_HUNK_REINDENTED, V4A_STATUS_OK,
 };
 use crate::cstr::{empty_text, nul_terminate, nul_terminate_opt, Arena};
 use crate::error::{to_u32, v4a_error, ErrorStore};
@@ -90,7 +90,8 @@ pub struct v4a_hunk_report {
     pub fuzz: u32,
     /// Candidate places considered at the deciding level.
     pub candidates: u32,
-    /// `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order, merged.
+    /// `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order, merged,
+    /// anchor ignored.
     pub flags: v4a_hunk_flags,
     /// 1-based patch line where the hunk starts.
     pub patch_line: u32,
@@ -217,6 +218,7 @@ impl Success {
                     (h.end_of_file, V4A_HUNK_END_OF_FILE),
                     (h.out_of_order, V4A_HUNK_OUT_OF_ORDER),
                     (h.merged, V4A_HUNK_MERGED),
+                    (h.anchor_ignored, V4A_HUNK_ANCHOR_IGNORED),
                 ]
                 .iter()
                 .filter(|(on, _)| *on)

@@ -239,8 +239,9 @@ void vector_render_error(buf *out, const v4a_error *e) {
 }
 
 void vector_render_hunks(buf *out, const char *indent, const v4a_result *r) {
-    static const char *const flag_names[] = {"reindented", "already_applied", "end_of_file",
-                                             "out_of_order", "merged"};
+    /* The V4A_HUNK_* bits in order. */
+    static const char *const flag_names[] = {"reindented",   "already_applied", "end_of_file",
+                                             "out_of_order", "merged",          "anchor_ignored"};
     v4a_hunk_reports hunks = v4a_result_hunks(r);
     size_t i, k;
     buf_printf(out, "%sfuzz: %u\n", indent, (unsigned)v4a_result_fuzz(r));
@@ -253,7 +254,7 @@ void vector_render_hunks(buf *out, const char *indent, const v4a_result *r) {
                    indent, i + 1, (unsigned)h->old_start, (unsigned)h->old_len,
                    (unsigned)h->new_start, (unsigned)h->new_len, v4a_level_str(h->level),
                    (unsigned)h->fuzz, (unsigned)h->candidates, (unsigned)h->patch_line);
-        for (k = 0; k < 5; k++) {
+        for (k = 0; k < sizeof flag_names / sizeof flag_names[0]; k++) {
             if (h->flags & (1u << k)) {
                 buf_printf(out, "%s%s", any++ ? "," : "", flag_names[k]);
             }

@@ -165,6 +165,7 @@ function renderResult(indent, r) {
       [h.endOfFile, "end_of_file"],
       [h.outOfOrder, "out_of_order"],
       [h.merged, "merged"],
+      [h.anchorIgnored, "anchor_ignored"],
     ]
       .filter(([on]) => on)
       .map(([, name]) => name);
