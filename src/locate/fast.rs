@@ -15,7 +15,7 @@
 //! - neither the file nor the old side has a line ending in whitespace, so the trim-end
 //!   windows that count with the exact ones (SPEC §3.2) are the exact windows;
 //! - none of the checks that follow a placement can refuse it: no trailing blank context line,
-//!   no leading added line, no shape that could slide across its context line;
+//!   no leading or trailing added line, no shape that could slide across its context line;
 //! - the full path's search budget would not run out.
 //!
 //! Work is O(lines) plus, per hunk, at most [`RARE_HIT_CAP`] verified windows: a repetitive
@@ -58,8 +58,9 @@ fn eligible(hunk: &Hunk) -> bool {
     if without_blank_tail(hunk) != k {
         return false;
     }
-    // Leading added lines are refused unless at the start of the file (check_open_start).
-    if body[0].kind == LineKind::Add {
+    // Leading added lines are refused unless at the start of the file (check_open_start), and
+    // trailing ones unless at the end of the file or of the anchor's block.
+    if body[0].kind == LineKind::Add || body[k - 1].kind == LineKind::Add {
         return false;
     }
     // Shapes that could slide across a context line (check_slide), conservatively.
@@ -211,6 +212,7 @@ pub(crate) fn locate(
             out_of_order: false,
             end_of_file: false,
             already_applied: false,
+            anchor_ignored: false,
         });
         region_start = start + m;
     }

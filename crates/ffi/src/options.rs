@@ -151,7 +151,11 @@ unsafe fn read_versioned<T: Copy>(
             } else {
                 format!(
                     " (or {} from older headers)",
-                    older.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+                    older
+                        .iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             }
         ),
