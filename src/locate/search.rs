@@ -68,9 +68,7 @@ fn unique_in(
         return Ok(None);
     };
     if found.len() > 1 && !s.opts.first_match {
-        return Err(diagnose::ambiguous(
-            index, s.cx, old, &found, level, s.anchor,
-        ));
+        return Err(diagnose::ambiguous(index, s.cx, old, &found, s.anchor));
     }
     Ok(Some(Hit {
         start: found[0],
@@ -216,9 +214,7 @@ fn straddles(
         if !across.is_empty() {
             across.push(hit.start);
             across.sort_unstable();
-            return Err(diagnose::ambiguous(
-                index, s.cx, old, &across, level, s.anchor,
-            ));
+            return Err(diagnose::ambiguous(index, s.cx, old, &across, s.anchor));
         }
     }
     Ok(())

@@ -7,7 +7,7 @@ use crate::locate::anchor::{enclosing_header, AnchorMatch};
 use crate::locate::index::{Budget, LineIndex};
 use crate::locate::HunkRef;
 
-/// The ambiguity error for a hunk matching `found` places at `level` (inside its anchor's
+/// The ambiguity error for a hunk matching `found` places (inside its anchor's
 /// block when it has anchors). Each fix names what separates one candidate from the others: a
 /// context line, or an enclosing block's header that only that candidate has.
 pub(crate) fn ambiguous(
@@ -15,10 +15,9 @@ pub(crate) fn ambiguous(
     cx: &HunkRef<'_>,
     old: &[&str],
     found: &[usize],
-    level: Level,
     anchor: Option<&AnchorMatch>,
 ) -> Error {
-    let (fixes, suggestion) = separating_fixes(index, old.len(), found, level, anchor);
+    let (fixes, suggestion) = separating_fixes(index, old.len(), found, anchor);
     let within = match anchor {
         Some(a) => format!(
             " inside the block of its anchor (lines {}–{})",
@@ -63,7 +62,6 @@ fn separating_fixes(
     index: &mut LineIndex<'_>,
     m: usize,
     found: &[usize],
-    level: Level,
     anchor: Option<&AnchorMatch>,
 ) -> (Vec<String>, Option<String>) {
     let n = index.len();
@@ -80,11 +78,14 @@ fn separating_fixes(
             ways.push(text.0);
             suggestion.get_or_insert(text.1);
         }
+        // Distinct at the loosest level: a line that separates the candidates only at the
+        // level they were found at would let the resent hunk fall to a looser level at another
+        // candidate (`\t}` and `}` differ at the exact level only).
         let distinct = |index: &mut LineIndex<'_>, at: usize, delta: isize| -> bool {
             let line = index.lines().get(at);
             found.iter().filter(|&&o| o != c).all(|&o| {
                 let j = o as isize + delta;
-                j < 0 || j as usize >= n || !index.line_eq(j as usize, level, line)
+                j < 0 || j as usize >= n || !index.line_eq(j as usize, Level::Fold, line)
             })
         };
         if c > 0 && distinct(index, c - 1, -1) {
