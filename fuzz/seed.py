@@ -3,7 +3,7 @@
 
 Usage: python3 fuzz/seed.py [OUT_DIR]   (default: fuzz/seeds; one folder per target)
 
-The encoding is the one `fuzz/src/checks.rs` decodes: a small header of option bits, then parts
+The encoding is the one `fuzz/src/checks/` decodes: a small header of option bits, then parts
 separated by the byte 0xFF. Seeds are named after their vector, so a seed that cmin keeps says
 where it came from. Run `cargo fuzz cmin` afterwards to fold them into fuzz/corpus/.
 """

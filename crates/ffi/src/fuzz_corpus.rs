@@ -1,10 +1,10 @@
 //! Replays the fuzz corpora as an ordinary test, without libFuzzer: every file of
 //! `fuzz/corpus/<target>/` (the minimised corpus) and `fuzz/regressions/<target>/` (inputs that
-//! once crashed) goes through the same check as the fuzz target (`fuzz/src/checks.rs`).
+//! once crashed) goes through the same check as the fuzz target (`fuzz/src/checks/`).
 //!
 //! `V4A_FUZZ_CORPUS=DIR cargo test -p v4a-ffi fuzz_corpus` replays `DIR/<target>/` instead.
 
-#[path = "../../../fuzz/src/checks.rs"]
+#[path = "../../../fuzz/src/checks/mod.rs"]
 mod checks;
 
 use std::fs;
