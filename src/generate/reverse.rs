@@ -50,7 +50,9 @@ where
 /// `after` is looked up by the path each operation wrote (a move's destination). A patch
 /// whose changes are not in these files is an error that says which hunk is missing; a
 /// `*** Delete File` cannot be reversed from the files after it (the patch does not carry
-/// the deleted text), which is an [`Status::InvalidArgument`] error naming the file.
+/// the deleted text), which is an [`Status::InvalidArgument`] error naming the file, and so
+/// is a hunk that only deletes lines, without a context line (nothing after the patch says
+/// where they were).
 ///
 /// ```
 /// let patch = v4a::parse_patch("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
@@ -87,6 +89,28 @@ where
                 hunks: Vec::new(),
                 patch_line: op.patch_line,
             }),
+            // A hunk of `-` lines alone inverts to a pure insertion, which the files after the
+            // patch cannot place: it would land after its anchor or at the end of the file,
+            // not where the lines were.
+            OpKind::Update if op.hunks.iter().any(deletes_without_context) => {
+                let i = op
+                    .hunks
+                    .iter()
+                    .position(deletes_without_context)
+                    .unwrap_or(0);
+                return Err(Error::new(
+                    Status::InvalidArgument,
+                    format!(
+                        "cannot reverse hunk {} of \"*** Update File: {}\" from the files after \
+                         the patch: it only deletes lines, without a context line, so nothing \
+                         in the files after it says where they were. Reverse it from the files \
+                         before the patch",
+                        i + 1,
+                        op.path
+                    ),
+                    op_diagnostics(op, Some(i)),
+                ));
+            }
             OpKind::Update => inverse.push(FileOp {
                 kind: OpKind::Update,
                 path: op.target().to_string(),
@@ -156,6 +180,12 @@ fn write_reverse<'a>(
     }
     s.push_str("*** End Patch\n");
     Ok(s)
+}
+
+/// True when a hunk only deletes lines (no context line, no added line): its inverse has an
+/// empty old side.
+fn deletes_without_context(h: &Hunk) -> bool {
+    !h.lines.is_empty() && h.lines.iter().all(|l| l.kind == LineKind::Delete)
 }
 
 /// A hunk with its `-` and `+` lines swapped (and their no-newline markers).

@@ -1,6 +1,6 @@
 //! Target `apply`: single-file apply.
 
-use engine::{apply_bytes, DiffStyle, Mode, Options, Status};
+use engine::{apply_bytes, parse_patch, DiffStyle, Mode, Options, Status};
 
 use super::common::*;
 
@@ -29,6 +29,11 @@ pub fn apply(data: &[u8]) {
         Ok(a) => {
             let src = std::str::from_utf8(source).unwrap_or("");
             check_applied(a, src, kind, &opts);
+            if kind == Kind::Update {
+                if let Ok(p) = parse_patch(&lossy(patch)) {
+                    check_hunks(a, &p.ops[0].hunks);
+                }
+            }
         }
         Err(e) => {
             check_error(e, &[("source", source), ("patch", patch)]);

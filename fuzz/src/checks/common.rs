@@ -1,6 +1,8 @@
 //! What every target shares: the input encoding (header, parts), an independent line
 //! splitter, and the checks of an error and of a successful apply.
 
+use std::collections::BTreeMap;
+
 use engine::{
     ApplyResult, DiffKind, DiffStyle, Error, Level, LineEnding, OpKind, Options, Patch, Segment,
     Status,
@@ -491,4 +493,140 @@ pub(crate) fn sources_by_op<'a>(p: &Patch, sources: &[&'a [u8]]) -> Vec<Option<&
             sources.get(k - 1).copied()
         })
         .collect()
+}
+
+/// The leading spaces and tabs of a line (the engine's notion of indentation, SPEC §4).
+pub(crate) fn indent_of(s: &str) -> &str {
+    &s[..s.len() - s.trim_start_matches([' ', '\t']).len()]
+}
+
+/// Typographic quotes: when the patch's matched lines hold one the file's lines do not, the
+/// added lines must not hold it either (SPEC §4, typography).
+const CURLY: [char; 4] = ['\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}'];
+
+/// The per-hunk invariants of a success against the hunks of the patch (SPEC §3.2, §4), for
+/// every hunk that was placed (not already applied, not merged) and whose reported ranges are
+/// its old and new sides line for line:
+///
+/// * **every candidate verified**: each old-side line equals its file line at the level the
+///   report gives for it (no hash trusted);
+/// * **kept lines byte-identical**: each context line in the new text is its file line,
+///   content and terminator (the last line's terminator aside);
+/// * **one indentation map**: an added line whose patch indentation the matched lines carry
+///   gets one of their file indentations, the only one when they agree; added lines of one
+///   unseen patch indentation all get the same file indentation; below the fold level, the
+///   rest of an added line is the patch's, byte for byte;
+/// * **typography**: at the fold level, a typographic quote that the matched patch lines hold
+///   and the matched file lines do not is not written by any added line.
+///
+/// Skipped when the source has lone-CR terminators (the known CR + LF merge, FUZZING.md), or
+/// when the result starts with U+FEFF and the source has no BOM.
+pub(crate) fn check_hunks(a: &ApplyResult, hunks: &[engine::Hunk]) {
+    use engine::LineKind;
+    let old = lines(&a.source);
+    let new = lines(&a.text);
+    // A text that starts with U+FEFF where the source had no BOM (an added line starting
+    // with one) reads back with a BOM: the line split differs from the engine's.
+    if a.hunks.len() != hunks.len()
+        || old.iter().any(|l| l.1 == "\r")
+        || bom_len(&a.source) != bom_len(&a.text)
+    {
+        return;
+    }
+    for (i, (h, ph)) in a.hunks.iter().zip(hunks).enumerate() {
+        if h.already_applied || h.merged {
+            continue;
+        }
+        let old_side: Vec<&str> = ph.old_lines().map(|l| l.text.as_str()).collect();
+        let new_len = ph.new_lines().count();
+        let (o0, n0) = (h.old_start as usize - 1, h.new_start as usize - 1);
+        if old_side.len() != h.old_len as usize
+            || new_len != h.new_len as usize
+            || o0 + old_side.len() > old.len()
+            || n0 + new_len > new.len()
+        {
+            continue; // a dropped trailing blank context line, a phantom last line
+        }
+        // Every old-side line matches its file line at its reported level.
+        for (j, p) in old_side.iter().enumerate() {
+            let level = h.line_levels.get(j).copied().unwrap_or(h.level);
+            let f = old[o0 + j].0;
+            assert_eq!(
+                engine::normalized(f, level),
+                engine::normalized(p, level),
+                "hunk {i}: old-side line {j} {p:?} placed on file line {} {f:?}, which \
+                 differs at {level:?}: {h:?}",
+                o0 + j + 1
+            );
+        }
+        // Context lines are the file's; learn what the matched lines say of indentation.
+        let mut seen: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        let (mut j, mut k) = (0usize, 0usize);
+        for l in &ph.lines {
+            if l.kind != LineKind::Add {
+                let f = old[o0 + j].0;
+                if !f.trim().is_empty() && !l.text.trim().is_empty() {
+                    seen.entry(indent_of(&l.text))
+                        .or_default()
+                        .push(indent_of(f));
+                }
+            }
+            if l.kind == LineKind::Context {
+                let (f, n) = (old[o0 + j], new[n0 + k]);
+                assert_eq!(n.0, f.0, "hunk {i}: context line {j} rewritten: {h:?}");
+                let last = o0 + j + 1 == old.len() || n0 + k + 1 == new.len();
+                assert!(
+                    last || n.1 == f.1,
+                    "hunk {i}: context line {j}'s terminator changed: {h:?}"
+                );
+            }
+            match l.kind {
+                LineKind::Context => (j, k) = (j + 1, k + 1),
+                LineKind::Delete => j += 1,
+                LineKind::Add => k += 1,
+            }
+        }
+        // Added lines follow one map.
+        let mut unseen: BTreeMap<&str, &str> = BTreeMap::new();
+        let file_has = |c: char| (o0..o0 + old_side.len()).any(|x| old[x].0.contains(c));
+        let patch_has = |c: char| old_side.iter().any(|p| p.contains(c));
+        let mapped: Vec<char> = CURLY
+            .into_iter()
+            .filter(|&c| patch_has(c) && !file_has(c))
+            .collect();
+        for (k, l) in ph.new_lines().enumerate() {
+            let n = new[n0 + k].0;
+            if l.kind != LineKind::Add || l.text.trim().is_empty() {
+                continue;
+            }
+            let (pi, ni) = (indent_of(&l.text), indent_of(n));
+            match seen.get(pi) {
+                Some(files) => assert!(
+                    files.contains(&ni),
+                    "hunk {i}: added line {n:?} indented {ni:?}, but the matched lines \
+                     indented {pi:?} in the patch are indented {files:?} in the file: {h:?}"
+                ),
+                None => {
+                    let first = *unseen.entry(pi).or_insert(ni);
+                    assert_eq!(
+                        first, ni,
+                        "hunk {i}: two added lines indented {pi:?} in the patch got two \
+                         indentations in the file: {h:?}"
+                    );
+                }
+            }
+            if h.level < Level::Fold {
+                assert_eq!(
+                    &n[ni.len()..],
+                    &l.text[pi.len()..],
+                    "hunk {i}: an added line's text is not the patch's: {h:?}"
+                );
+            } else if let Some(c) = mapped.iter().find(|&&c| n.contains(c)) {
+                panic!(
+                    "hunk {i}: added line {n:?} writes {c:?}, which the file's matched lines \
+                     have as another character: {h:?}"
+                );
+            }
+        }
+    }
 }

@@ -18,6 +18,7 @@ mod apply;
 mod common;
 mod ffi;
 mod make_patch;
+mod merge;
 mod multi;
 mod parse;
 mod refine;
@@ -28,6 +29,7 @@ use std::panic::{self, AssertUnwindSafe};
 pub use apply::apply;
 pub use ffi::ffi;
 pub use make_patch::make_patch_round_trip;
+pub use merge::merge;
 pub use multi::multi;
 pub use parse::parse;
 pub use refine::refine;
@@ -48,6 +50,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("make_patch", make_patch_round_trip),
     ("reverse", reverse_round_trip),
     ("ffi", ffi),
+    ("merge", merge),
 ];
 
 thread_local! {

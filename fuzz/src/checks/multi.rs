@@ -49,6 +49,7 @@ pub fn multi(data: &[u8]) {
                     OpKind::Update => Kind::Update,
                 };
                 check_applied(&f.applied, src.unwrap_or(""), kind, &opts);
+                check_hunks(&f.applied, &op.hunks);
                 let single = alone(i).unwrap_or_else(|e| panic!("op {i} fails alone: {e:?}"));
                 assert_eq!(&single.files[0], f, "op {i} gives another result alone");
             }

@@ -48,6 +48,131 @@ pub fn parse(data: &[u8]) {
             "the canonical form parses differently:\n{canonical}"
         );
     }
+    // A plain unified diff of the same patch parses to the same operations (SPEC §2.3).
+    if let Some(unified) = render_unified(&p) {
+        let again = parse_patch(&unified)
+            .unwrap_or_else(|e| panic!("the unified form does not parse: {e:?}\n{unified}"));
+        assert_eq!(
+            without_lines(&again).ops,
+            without_lines(&p).ops,
+            "the unified form parses differently:\n{unified}"
+        );
+    }
+}
+
+/// The patch as a plain unified diff (`git diff`), or `None` when it holds what a unified diff
+/// cannot carry as the same patch: a bare diff, a move, an `*** End of File` hunk, stacked
+/// anchors or an anchor with surrounding whitespace, a path with whitespace or quotes, a hunk
+/// line that would read as a file header, a carriage return, an empty Add File.
+fn render_unified(p: &Patch) -> Option<String> {
+    use engine::LineKind;
+    if !p.has_file_headers || p.ops.is_empty() {
+        return None;
+    }
+    const NO_NL: &str = "\\ No newline at end of file\n";
+    let mut s = String::new();
+    for op in &p.ops {
+        let path = op.path.as_str();
+        if path.is_empty()
+            || path.contains(|c: char| c.is_whitespace() || c == '"' || c == '\\')
+            || path == "/dev/null"
+            || op.move_to.is_some()
+        {
+            return None;
+        }
+        s.push_str(&format!("diff --git a/{path} b/{path}\n"));
+        match op.kind {
+            OpKind::Delete => {
+                s.push_str(&format!(
+                    "deleted file mode 100644\n--- a/{path}\n+++ /dev/null\n"
+                ));
+                continue;
+            }
+            OpKind::Add => {
+                let h = &op.hunks[0];
+                if h.lines.is_empty() {
+                    return None;
+                }
+                s.push_str(&format!(
+                    "new file mode 100644\n--- /dev/null\n+++ b/{path}\n"
+                ));
+                s.push_str(&format!("@@ -0,0 +1,{} @@\n", h.lines.len()));
+                for l in &h.lines {
+                    s.push_str(&format!("+{}\n", l.text));
+                }
+                if h.new_no_newline {
+                    s.push_str(NO_NL);
+                }
+                continue;
+            }
+            OpKind::Update => s.push_str(&format!("--- a/{path}\n+++ b/{path}\n")),
+        }
+        for h in &op.hunks {
+            if h.end_of_file || h.anchors.len() > 1 {
+                return None;
+            }
+            let (old, new) = (h.old_lines().count(), h.new_lines().count());
+            s.push_str(&format!("@@ -1,{old} +1,{new} @@"));
+            if let Some(a) = h.anchors.first() {
+                if a.text != a.text.trim() {
+                    return None;
+                }
+                s.push_str(&format!(" {}", a.text));
+            }
+            s.push('\n');
+            let last_of = |k: LineKind| h.lines.iter().rposition(|l| l.kind == k);
+            let (last_del, last_add) = (last_of(LineKind::Delete), last_of(LineKind::Add));
+            let mut markers = Vec::new();
+            match (h.old_no_newline, h.new_no_newline) {
+                (true, true) if last_del.is_some() && last_add.is_some() => {
+                    markers.extend(last_del);
+                    markers.extend(last_add);
+                }
+                (true, true) => markers.extend(last_of(LineKind::Context)),
+                (true, false) => markers.extend(last_del),
+                (false, true) => markers.extend(last_add),
+                (false, false) => {}
+            }
+            for (i, l) in h.lines.iter().enumerate() {
+                let prefix = match l.kind {
+                    LineKind::Context => ' ',
+                    LineKind::Delete => '-',
+                    LineKind::Add => '+',
+                };
+                s.push_str(&format!("{prefix}{}\n", l.text));
+                if markers.contains(&i) {
+                    s.push_str(NO_NL);
+                }
+            }
+        }
+    }
+    // A hunk line that starts like a header reads as one, in git as here.
+    let body: Vec<&str> = s.lines().collect();
+    (!header_like_in_hunks(&body) && !s.contains('\r')).then_some(s)
+}
+
+/// True when a hunk line of a rendered unified diff starts like a file header or a hunk
+/// header (`diff `, `Index: `, `--- ` before `+++ `, `@@`), so that git would read it so too.
+fn header_like_in_hunks(body: &[&str]) -> bool {
+    let mut in_hunk = false;
+    for (i, l) in body.iter().enumerate() {
+        if l.starts_with("diff --git ") {
+            in_hunk = false;
+            continue;
+        }
+        if l.starts_with("@@ -") {
+            in_hunk = true;
+            continue;
+        }
+        if in_hunk
+            && (l.starts_with("diff ")
+                || l.starts_with("Index: ")
+                || l.starts_with("--- ") && body.get(i + 1).is_some_and(|n| n.starts_with("+++ ")))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 fn check_patch(p: &Patch, line_count: u32) {

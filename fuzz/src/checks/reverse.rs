@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 
 use engine::{
-    apply_patch, parse_patch, parse_patch_strict, reverse, DiffStyle, OpKind, Options, Status,
+    apply_patch, parse_patch, parse_patch_strict, reverse, reverse_applied, DiffStyle, OpKind,
+    Options, Patch, Status,
 };
 
 use super::common::*;
@@ -40,6 +41,24 @@ pub fn reverse_round_trip(data: &[u8]) {
         if f.kind != OpKind::Delete {
             after.insert(f.target().to_string(), f.applied.text.clone());
         }
+    }
+    // `reverse_applied` can give back only what the patch carries: every hunk placed exactly
+    // (a looser match re-adds the patch's `-` lines, not the file's), none already applied
+    // (its inverse would add lines that were never there), no final newline added by option,
+    // no carriage return (the known CR + LF merge, FUZZING.md), no U+FEFF (an added line
+    // that starts a file with one reads back as a BOM).
+    let exact = forward.files.iter().all(|f| {
+        f.applied
+            .hunks
+            .iter()
+            .all(|h| h.fuzz == 0 && !h.already_applied)
+    });
+    let cr = before
+        .values()
+        .chain(after.values())
+        .any(|t| t.contains(['\r', '\u{feff}']));
+    if exact && !opts.ensure_final_newline && !cr {
+        check_reverse_applied(&patch, &before, &after);
     }
     let inexpressible = |t: &str| t.contains('\r') || t.contains('\u{feff}');
     // A patch that changes nothing has no reverse: an error that says why (ALREADY_APPLIED
@@ -110,4 +129,48 @@ pub fn reverse_round_trip(data: &[u8]) {
             "patch then reverse is not the identity:\n{undo}"
         );
     }
+}
+
+/// `reverse_applied`, from the files after an exact patch: when it gives a reverse, that reverse
+/// applied to those files gives back the files before the patch, byte for byte (a file the
+/// patch added is deleted again). A patch with a Delete File has no such reverse (the deleted
+/// text is not in the patch); any other refusal is a well-formed error (an inverted hunk may
+/// be ambiguous in the patched files, a CR or BOM change inexpressible), never an internal one.
+fn check_reverse_applied(
+    patch: &Patch,
+    before: &BTreeMap<String, String>,
+    after: &BTreeMap<String, String>,
+) {
+    let undo = match reverse_applied(patch, |p| after.get(p), &Options::default()) {
+        Ok(u) => u,
+        Err(e) => {
+            check_error(&e, &[]);
+            if patch.ops.iter().any(|op| op.kind == OpKind::Delete) {
+                assert_eq!(e.status(), Status::InvalidArgument, "{e:?}");
+            }
+            return;
+        }
+    };
+    assert!(
+        patch.ops.iter().all(|op| op.kind != OpKind::Delete),
+        "reverse_applied reversed a Delete File:\n{undo}"
+    );
+    let undo_patch = parse_patch(&undo).unwrap_or_else(|e| {
+        panic!("reverse_applied gives a patch that does not parse: {e:?}\n{undo}")
+    });
+    let back =
+        apply_patch(&undo_patch, |p| after.get(p), &Options::default()).unwrap_or_else(|e| {
+            panic!("reverse_applied's patch does not apply to the files after: {e:?}\n{undo}")
+        });
+    let mut restored = after.clone();
+    for f in &back.files {
+        restored.remove(&f.path);
+        if f.kind != OpKind::Delete {
+            restored.insert(f.target().to_string(), f.applied.text.clone());
+        }
+    }
+    assert_eq!(
+        &restored, before,
+        "reverse_applied's patch does not give back the files before:\n{undo}"
+    );
 }
