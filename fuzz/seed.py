@@ -3,7 +3,7 @@
 
 Usage: python3 fuzz/seed.py [OUT_DIR]   (default: fuzz/seeds; one folder per target)
 
-The encoding is the one `fuzz/src/checks.rs` decodes: a small header of option bits, then parts
+The encoding is the one `fuzz/src/checks/` decodes: a small header of option bits, then parts
 separated by the byte 0xFF. Seeds are named after their vector, so a seed that cmin keeps says
 where it came from. Run `cargo fuzz cmin` afterwards to fold them into fuzz/corpus/.
 """
@@ -83,7 +83,7 @@ def reading_paths(patch):
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "fuzz", "seeds")
-    seeds = {t: {} for t in ("parse", "apply", "multi", "refine", "make_patch", "reverse", "ffi")}
+    seeds = {t: {} for t in ("parse", "apply", "multi", "refine", "make_patch", "reverse", "ffi", "merge")}
     for name in sorted(os.listdir(VECTORS)):
         case = os.path.join(VECTORS, name)
         if not os.path.isdir(case):
@@ -110,6 +110,11 @@ def main():
                 options_header(options, mode, diff=1, refine=True) + source + SEP + patch
             )
             seeds["ffi"][name] = ffi_header(options, mode) + source + SEP + patch + SEP + new
+            if mode == 0:
+                # merge: the base, the patch, and drift lines at three places.
+                for k in (0, 3, 255):
+                    h = options_header(options, 0) + bytes([k, k & 1])
+                    seeds["merge"][f"{name}-{k}"] = h + source + SEP + patch + SEP + b"drift = 1"
             if os.path.isdir(os.path.join(case, "after")):
                 seeds["make_patch"][name] = bytes([3]) + source + SEP + new
                 seeds["refine"][name] = bytes([0]) + source + SEP + new

@@ -53,7 +53,9 @@ impl Patch {
     /// `after` is looked up by the path each operation wrote (a move's destination). A patch
     /// whose changes are not in these files is an error that says which hunk is missing; a
     /// `*** Delete File` cannot be reversed from the files after it (the patch does not carry
-    /// the deleted text), which is an [`Status::InvalidArgument`] error naming the file.
+    /// the deleted text), which is an [`Status::InvalidArgument`] error naming the file, and
+    /// so is a hunk that only deletes lines, without a context line (nothing after the patch
+    /// says where they were).
     ///
     /// ```
     /// let patch = v4a::Patch::parse("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch\n").unwrap();
@@ -181,6 +183,12 @@ fn write_reverse<'a>(
     }
     s.push_str("*** End Patch\n");
     Ok(s)
+}
+
+/// True when a hunk only deletes lines (no context line, no added line): its inverse has an
+/// empty old side.
+fn deletes_without_context(h: &Hunk) -> bool {
+    !h.lines.is_empty() && h.lines.iter().all(|l| l.kind == LineKind::Delete)
 }
 
 /// A hunk with its `-` and `+` lines swapped (and their no-newline markers).

@@ -1,10 +1,10 @@
 //! Replays the fuzz corpora as an ordinary test, without libFuzzer: every file of
 //! `fuzz/corpus/<target>/` (the minimised corpus) and `fuzz/regressions/<target>/` (inputs that
-//! once crashed) goes through the same check as the fuzz target (`fuzz/src/checks.rs`).
+//! once crashed) goes through the same check as the fuzz target (`fuzz/src/checks/`).
 //!
 //! `V4A_FUZZ_CORPUS=DIR cargo test -p v4a-ffi fuzz_corpus` replays `DIR/<target>/` instead.
 
-#[path = "../../../fuzz/src/checks.rs"]
+#[path = "../../../fuzz/src/checks/mod.rs"]
 mod checks;
 
 use std::fs;
@@ -63,7 +63,7 @@ macro_rules! corpus_tests {
     )*};
 }
 
-corpus_tests!(parse, apply, multi, refine, make_patch, reverse, ffi);
+corpus_tests!(parse, apply, multi, refine, make_patch, reverse, ffi, merge);
 
 #[test]
 fn every_target_is_replayed() {
@@ -77,7 +77,8 @@ fn every_target_is_replayed() {
             "refine",
             "make_patch",
             "reverse",
-            "ffi"
+            "ffi",
+            "merge"
         ]
     );
 }
@@ -88,6 +89,33 @@ fn every_target_is_replayed() {
 mod regressions {
     use engine::report::refine::{refine_pair, RefineLimits};
     use engine::{apply, make_patch, Change, DiffKind, GenerateOptions, Mode, Options, Segment};
+
+    /// `reverse`: a hunk that only deletes lines (`-date B`, no context) inverts to a pure
+    /// insertion, which `reverse_applied` placed at the end of the file (`\n\ndate B\n`
+    /// instead of `\ndate B\n\n`): nothing in the files after the patch says where the lines
+    /// were. It is refused now; `reverse` (from the files before) still works.
+    #[test]
+    fn reverse_applied_refuses_a_hunk_of_deletions_alone() {
+        let patch = engine::parse_patch(
+            "*** Begin Patch\n*** Update File: f\n@@\n-date B\n*** End Patch\n",
+        )
+        .unwrap();
+        let opts = Options::default();
+        let e = engine::reverse_applied(&patch, |_| Some("\n\n"), &opts).unwrap_err();
+        assert_eq!(e.status(), engine::Status::InvalidArgument);
+        assert!(e.message().contains("hunk 1"), "{}", e.message());
+        assert!(e.message().contains("before the patch"), "{}", e.message());
+        let undo = engine::reverse(&patch, |_| Some("\ndate B\n\n"), &opts).unwrap();
+        let back = apply("\n\n", &undo, Mode::Update, &opts).unwrap();
+        assert_eq!(back.text, "\ndate B\n\n");
+        // A hunk that also adds a line keeps working: its inverse deletes that line.
+        let patch = engine::parse_patch(
+            "*** Begin Patch\n*** Update File: f\n@@\n a\n-x\n+y\n*** End Patch\n",
+        )
+        .unwrap();
+        let undo = engine::reverse_applied(&patch, |_| Some("a\ny\n"), &opts).unwrap();
+        assert!(undo.contains("-y\n+x\n"), "{undo}");
+    }
 
     fn seg(kind: DiffKind, start: usize, end: usize) -> Segment {
         Segment { kind, start, end }
