@@ -93,6 +93,28 @@ impl Patch {
                     hunks: Vec::new(),
                     patch_line: op.patch_line,
                 }),
+                // A hunk of `-` lines alone inverts to a pure insertion, which the files after
+                // the patch cannot place: it would land after its anchor or at the end of the
+                // file, not where the lines were.
+                OpKind::Update if op.hunks.iter().any(deletes_without_context) => {
+                    let i = op
+                        .hunks
+                        .iter()
+                        .position(deletes_without_context)
+                        .unwrap_or(0);
+                    return Err(Error::new(
+                        Status::InvalidArgument,
+                        format!(
+                            "cannot reverse hunk {} of \"*** Update File: {}\" from the files \
+                             after the patch: it only deletes lines, without a context line, so \
+                             nothing in the files after it says where they were. Reverse it from \
+                             the files before the patch",
+                            i + 1,
+                            op.path
+                        ),
+                        op_diagnostics(op, Some(i)),
+                    ));
+                }
                 OpKind::Update => inverse.push(FileOp {
                     kind: OpKind::Update,
                     path: op.target().to_string(),

@@ -96,24 +96,24 @@ mod regressions {
     /// were. It is refused now; `reverse` (from the files before) still works.
     #[test]
     fn reverse_applied_refuses_a_hunk_of_deletions_alone() {
-        let patch = engine::parse_patch(
+        let patch = engine::Patch::parse(
             "*** Begin Patch\n*** Update File: f\n@@\n-date B\n*** End Patch\n",
         )
         .unwrap();
         let opts = Options::default();
-        let e = engine::reverse_applied(&patch, |_| Some("\n\n"), &opts).unwrap_err();
+        let e = patch.reverse_applied(|_| Some("\n\n"), &opts).unwrap_err();
         assert_eq!(e.status(), engine::Status::InvalidArgument);
         assert!(e.message().contains("hunk 1"), "{}", e.message());
         assert!(e.message().contains("before the patch"), "{}", e.message());
-        let undo = engine::reverse(&patch, |_| Some("\ndate B\n\n"), &opts).unwrap();
+        let undo = patch.reverse(|_| Some("\ndate B\n\n"), &opts).unwrap();
         let back = apply("\n\n", &undo, Mode::Update, &opts).unwrap();
         assert_eq!(back.text, "\ndate B\n\n");
         // A hunk that also adds a line keeps working: its inverse deletes that line.
-        let patch = engine::parse_patch(
+        let patch = engine::Patch::parse(
             "*** Begin Patch\n*** Update File: f\n@@\n a\n-x\n+y\n*** End Patch\n",
         )
         .unwrap();
-        let undo = engine::reverse_applied(&patch, |_| Some("a\ny\n"), &opts).unwrap();
+        let undo = patch.reverse_applied(|_| Some("a\ny\n"), &opts).unwrap();
         assert!(undo.contains("-y\n+x\n"), "{undo}");
     }
 

@@ -1,6 +1,6 @@
 //! Target `apply`: single-file apply.
 
-use engine::{apply_bytes, parse_patch, DiffStyle, Mode, Options, Status};
+use engine::{apply_bytes, DiffStyle, Mode, Options, Patch, Status};
 
 use super::common::*;
 
@@ -30,7 +30,7 @@ pub fn apply(data: &[u8]) {
             let src = std::str::from_utf8(source).unwrap_or("");
             check_applied(a, src, kind, &opts);
             if kind == Kind::Update {
-                if let Ok(p) = parse_patch(&lossy(patch)) {
+                if let Ok(p) = Patch::parse(&lossy(patch)) {
                     check_hunks(a, &p.ops[0].hunks);
                 }
             }

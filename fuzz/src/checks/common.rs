@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use engine::report::refine::RefineLimits;
 use engine::{
     ApplyResult, DiffKind, DiffStyle, Error, Level, LineEnding, OpKind, Options, Patch, Segment,
     Status,
@@ -77,6 +78,7 @@ pub fn decode_options(h: [u8; 4]) -> Options {
             },
         },
         refine: h[1] & 0x20 != 0,
+        refine_limits: RefineLimits::default(),
         search_budget: if h[1] & 0x80 != 0 {
             1 + u64::from(h[2]) * u64::from(h[2])
         } else {
@@ -259,17 +261,18 @@ pub(crate) fn check_applied(a: &ApplyResult, source: &str, kind: Kind, opts: &Op
     let (mut oi, mut ni) = (0usize, 0usize);
     let mut rebuilt: Vec<&str> = Vec::new();
     for ch in &a.changes {
-        let o = ch.old.start.min(old.len())..ch.old.end.min(old.len());
-        let n = ch.new.start.min(new_contents.len())..ch.new.end.min(new_contents.len());
+        let (co, cn) = (ch.old_lines(), ch.new_lines());
+        let o = co.start.min(old.len())..co.end.min(old.len());
+        let n = cn.start.min(new_contents.len())..cn.end.min(new_contents.len());
         assert!(
             o.start >= oi && n.start >= ni,
             "changes out of order: {:?}",
             a.changes
         );
-        // A whole-file result (add, delete) has one change of "hunk 0" and no hunk report.
+        // A whole-file result (add, delete) has one change of hunk 1 and no hunk report.
         let hunks = a.hunks.len().max(1);
         assert!(
-            ch.hunk < hunks,
+            ch.hunk >= 1 && ch.hunk <= hunks,
             "change of hunk {} of {}",
             ch.hunk,
             a.hunks.len()

@@ -2,9 +2,10 @@
 
 use std::collections::BTreeMap;
 
+use engine::report::refine::RefineLimits;
 use engine::{
-    apply_bytes, apply_patch_indexed, make_patch, parse_patch, parse_patch_strict, reverse,
-    ApplyResult, DiffStyle, GenerateOptions, LineEnding, Mode, Options, Patch, Status,
+    apply_bytes, apply_patch_indexed, make_patch, ApplyResult, DiffStyle, GenerateOptions,
+    LineEnding, Mode, Options, Patch, Status,
 };
 
 use super::common::*;
@@ -161,7 +162,13 @@ unsafe fn read_result(r: *const c::v4a_result, expect: &Result<ApplyResult, Stat
     for h in hunks {
         let levels = slice_of(h.line_levels.ptr, h.line_levels.len);
         assert!(h.level <= c::V4A_LEVEL_FOLD && levels.iter().all(|&l| l <= c::V4A_LEVEL_FOLD));
-        assert!(h.flags < 16, "unknown hunk flags {}", h.flags);
+        let known = c::V4A_HUNK_REINDENTED
+            | c::V4A_HUNK_ALREADY_APPLIED
+            | c::V4A_HUNK_END_OF_FILE
+            | c::V4A_HUNK_OUT_OF_ORDER
+            | c::V4A_HUNK_MERGED
+            | c::V4A_HUNK_ANCHOR_IGNORED;
+        assert!(h.flags & !known == 0, "unknown hunk flags {}", h.flags);
     }
     let segments = c::v4a_result_segments(r);
     let segments = slice_of(segments.ptr, segments.len);
@@ -287,6 +294,11 @@ unsafe fn options_arg(
                         _ => return None,
                     },
                     refine: flag(o.refine)?,
+                    refine_limits: RefineLimits {
+                        max_graphemes: usize::try_from(o.refine_max_graphemes).ok()?,
+                        max_cost: usize::try_from(o.refine_max_cost).ok()?,
+                        max_pair_lines: usize::try_from(o.refine_max_pair_lines).ok()?,
+                    },
                     search_budget: o.search_budget,
                 })
             })();
@@ -421,9 +433,9 @@ unsafe fn ffi_unsafe(data: &[u8]) {
     };
     let parsed: Result<Patch, Status> = seen_str(patch, patch_how).and_then(|t| {
         if strict {
-            parse_patch_strict(t)
+            Patch::parse_strict(t)
         } else {
-            parse_patch(t)
+            Patch::parse(t)
         }
         .map_err(|e| e.status())
     });
@@ -541,7 +553,8 @@ unsafe fn ffi_unsafe(data: &[u8]) {
             .zip(&s)
             .map(|(op, s)| (op.path.as_str(), *s))
             .collect();
-        reverse(p, |path| by_path.get(path).copied().flatten(), &o).map_err(|e| e.status())
+        p.reverse(|path| by_path.get(path).copied().flatten(), &o)
+            .map_err(|e| e.status())
     })();
     take_text(t, st.0, &reversed);
     c::v4a_patch_free(handle);

@@ -1,6 +1,6 @@
 //! Target `make_patch`: the `make_patch` round trip.
 
-use engine::{make_patch, parse_patch_strict, GenerateOptions, Mode, Options, Status};
+use engine::{make_patch, GenerateOptions, Mode, Options, Patch, Status};
 
 use super::common::*;
 
@@ -41,11 +41,11 @@ pub fn make_patch_round_trip(data: &[u8]) {
                 // Identical texts give an empty envelope (documented): an empty patch, which
                 // the parser refuses (SPEC §2.3).
                 assert_eq!(p, "*** Begin Patch\n*** End Patch\n");
-                let e = parse_patch_strict(&p).expect_err("an empty patch is an error");
+                let e = Patch::parse_strict(&p).expect_err("an empty patch is an error");
                 assert_eq!(e.status(), Status::PatchSyntax);
                 return;
             }
-            let parsed = parse_patch_strict(&p)
+            let parsed = Patch::parse_strict(&p)
                 .unwrap_or_else(|e| panic!("generated patch is not canonical: {e:?}\n{p}"));
             assert_eq!(parsed.ops.len(), 1);
             let r = engine::apply(&old, &p, Mode::Update, &Options::default())

@@ -109,8 +109,8 @@ fn check_drift(
     // inside a hunk, so wholly before or wholly after k).
     let mut shift = 0isize;
     for ch in &a.changes {
-        if ch.old.start < k {
-            shift += ch.new.len() as isize - ch.old.len() as isize;
+        if ch.old_lines().start < k {
+            shift += ch.new_len as isize - ch.old_len as isize;
         }
     }
     let at_new = (k as isize + shift) as usize;

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use engine::{apply_patch, apply_patch_indexed, parse_patch, OpKind, Patch};
+use engine::{apply_patch_indexed, OpKind, Patch};
 
 use super::common::*;
 
@@ -12,7 +12,7 @@ use super::common::*;
 /// that fails alone fails with the same status (atomicity: one bad operation, one error).
 pub fn multi(data: &[u8]) {
     let (opts, text, sources) = decode_multi(data);
-    let Ok(patch) = parse_patch(&text) else {
+    let Ok(patch) = Patch::parse(&text) else {
         return;
     };
     let by_op = sources_by_op(&patch, &sources);
@@ -23,7 +23,7 @@ pub fn multi(data: &[u8]) {
         .zip(&by_op)
         .filter_map(|(op, s)| s.map(|s| (op.path.as_str(), s)))
         .collect();
-    let named = apply_patch(&patch, |p| by_path.get(p).copied(), &opts);
+    let named = patch.apply(|p| by_path.get(p).copied(), &opts);
     match (&indexed, &named) {
         (Ok(a), Ok(b)) => assert_eq!(a, b, "apply_patch and apply_patch_indexed differ"),
         (Err(a), Err(b)) => assert_eq!(a.status(), b.status()),

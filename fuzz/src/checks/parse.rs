@@ -1,6 +1,6 @@
 //! Target `parse`: the parser.
 
-use engine::{parse_patch, parse_patch_strict, OpKind, Patch};
+use engine::{OpKind, Patch};
 
 use super::common::*;
 
@@ -12,8 +12,8 @@ use super::common::*;
 ///   the canonical form it parses strictly to the same operations.
 pub fn parse(data: &[u8]) {
     let text = lossy(data);
-    let lenient = parse_patch(&text);
-    let strict = parse_patch_strict(&text);
+    let lenient = Patch::parse(&text);
+    let strict = Patch::parse_strict(&text);
     let line_count = text.split('\n').count() as u32;
     for r in [&lenient, &strict] {
         if let Err(e) = r {
@@ -35,9 +35,9 @@ pub fn parse(data: &[u8]) {
     check_patch(&p, line_count);
     if let Some(canonical) = render_canonical(&p) {
         let again = if p.has_file_headers {
-            parse_patch_strict(&canonical)
+            Patch::parse_strict(&canonical)
         } else {
-            parse_patch(&canonical)
+            Patch::parse(&canonical)
         };
         let again = again.unwrap_or_else(|e| {
             panic!("the canonical form does not parse: {e:?}\n{canonical}");
@@ -50,7 +50,7 @@ pub fn parse(data: &[u8]) {
     }
     // A plain unified diff of the same patch parses to the same operations (SPEC §2.3).
     if let Some(unified) = render_unified(&p) {
-        let again = parse_patch(&unified)
+        let again = Patch::parse(&unified)
             .unwrap_or_else(|e| panic!("the unified form does not parse: {e:?}\n{unified}"));
         assert_eq!(
             without_lines(&again).ops,

@@ -2,10 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use engine::{
-    apply_patch, parse_patch, parse_patch_strict, reverse, reverse_applied, DiffStyle, OpKind,
-    Options, Patch, Status,
-};
+use engine::{DiffStyle, OpKind, Options, Patch, Status};
 
 use super::common::*;
 
@@ -20,7 +17,7 @@ pub fn reverse_round_trip(data: &[u8]) {
         refine: false,
         ..opts
     };
-    let Ok(patch) = parse_patch(&text) else {
+    let Ok(patch) = Patch::parse(&text) else {
         return;
     };
     if !patch.has_file_headers {
@@ -32,7 +29,7 @@ pub fn reverse_round_trip(data: &[u8]) {
             before.insert(op.path.clone(), lossy(s));
         }
     }
-    let Ok(forward) = apply_patch(&patch, |p| before.get(p), &opts) else {
+    let Ok(forward) = patch.apply(|p| before.get(p), &opts) else {
         return;
     };
     let mut after = before.clone();
@@ -67,7 +64,7 @@ pub fn reverse_round_trip(data: &[u8]) {
         .files
         .iter()
         .all(|f| f.kind == OpKind::Update && f.move_to.is_none() && !f.applied.changed());
-    let undo = match reverse(&patch, |p| before.get(p), &opts) {
+    let undo = match patch.reverse(|p| before.get(p), &opts) {
         Ok(u) => {
             assert!(!changes_nothing, "an empty reverse:\n{u}");
             u
@@ -103,13 +100,14 @@ pub fn reverse_round_trip(data: &[u8]) {
     };
     // Canonical, unless a path holds a carriage return (no canonical form has one).
     let undo_patch = if undo.contains('\r') {
-        parse_patch(&undo)
+        Patch::parse(&undo)
     } else {
-        parse_patch_strict(&undo)
+        Patch::parse_strict(&undo)
     };
     let undo_patch =
         undo_patch.unwrap_or_else(|e| panic!("reverse is not canonical: {e:?}\n{undo}"));
-    let back = apply_patch(&undo_patch, |p| after.get(p), &Options::default())
+    let back = undo_patch
+        .apply(|p| after.get(p), &Options::default())
         .unwrap_or_else(|e| panic!("the reverse does not apply: {e:?}\n{undo}"));
     let mut restored = after.clone();
     for f in &back.files {
@@ -141,7 +139,7 @@ fn check_reverse_applied(
     before: &BTreeMap<String, String>,
     after: &BTreeMap<String, String>,
 ) {
-    let undo = match reverse_applied(patch, |p| after.get(p), &Options::default()) {
+    let undo = match patch.reverse_applied(|p| after.get(p), &Options::default()) {
         Ok(u) => u,
         Err(e) => {
             check_error(&e, &[]);
@@ -155,11 +153,12 @@ fn check_reverse_applied(
         patch.ops.iter().all(|op| op.kind != OpKind::Delete),
         "reverse_applied reversed a Delete File:\n{undo}"
     );
-    let undo_patch = parse_patch(&undo).unwrap_or_else(|e| {
+    let undo_patch = Patch::parse(&undo).unwrap_or_else(|e| {
         panic!("reverse_applied gives a patch that does not parse: {e:?}\n{undo}")
     });
-    let back =
-        apply_patch(&undo_patch, |p| after.get(p), &Options::default()).unwrap_or_else(|e| {
+    let back = undo_patch
+        .apply(|p| after.get(p), &Options::default())
+        .unwrap_or_else(|e| {
             panic!("reverse_applied's patch does not apply to the files after: {e:?}\n{undo}")
         });
     let mut restored = after.clone();
