@@ -46,10 +46,10 @@ fn full_and_changes_only_diffs() {
         [
             (DiffKind::Equal, None),
             (DiffKind::Equal, None),
-            (DiffKind::Equal, Some(0)),
-            (DiffKind::Delete, Some(0)),
-            (DiffKind::Add, Some(0)),
-            (DiffKind::Equal, Some(0)),
+            (DiffKind::Equal, Some(1)),
+            (DiffKind::Delete, Some(1)),
+            (DiffKind::Add, Some(1)),
+            (DiffKind::Equal, Some(1)),
             (DiffKind::Equal, None),
             (DiffKind::Equal, None),
         ]

@@ -13,7 +13,7 @@ type Entry = (
     DiffKind,
     Option<u32>,
     Option<u32>,
-    Option<usize>,
+    Option<u32>,
     String,
     Vec<(DiffKind, String)>,
 );
@@ -47,7 +47,7 @@ fn columns(a: &ApplyResult, style: DiffStyle, limits: Option<&RefineLimits>) -> 
                 .map(|s| (s.kind, text[s.start..s.end].to_string()))
                 .collect();
             let n = |v: u32| (v != 0).then_some(v);
-            let hunk = (d.hunks[i] != 0).then(|| d.hunks[i] as usize - 1);
+            let hunk = (d.hunks[i] != 0).then_some(d.hunks[i]);
             (
                 d.kinds[i],
                 n(d.old_lines[i]),

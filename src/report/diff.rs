@@ -57,7 +57,7 @@ impl Sink for Rows {
             kind,
             old_line: (old_line != 0).then_some(old_line),
             new_line: (new_line != 0).then_some(new_line),
-            hunk,
+            hunk: hunk.map(|h| u32::try_from(h.saturating_add(1)).unwrap_or(u32::MAX)),
             text,
             segments: 0..0,
         });

@@ -3,6 +3,9 @@
 
 mod columns;
 mod diff;
+// The pieces of refinement, for the fuzzer; Rust users call `refine_lines` (re-exported at the
+// crate root with `RefineLimits`, `Refinement` and `LinePair`).
+#[doc(hidden)]
 pub mod refine;
 mod unified;
 
@@ -53,8 +56,9 @@ pub struct DiffLine {
     pub old_line: Option<u32>,
     /// 1-based line in the new text (`None` for deleted lines).
     pub new_line: Option<u32>,
-    /// The hunk (0-based) the line belongs to: changed lines and the context lines of a hunk.
-    pub hunk: Option<usize>,
+    /// The 1-based number of the hunk the line belongs to: changed lines and the context lines
+    /// of a hunk (`None` for other lines).
+    pub hunk: Option<u32>,
     /// The line's bytes (terminator excluded): in [`ApplyResult::source`] for equal and delete
     /// entries, in [`ApplyResult::text`] for add entries. See [`ApplyResult::line_text`].
     pub text: Range<usize>,

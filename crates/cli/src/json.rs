@@ -95,7 +95,7 @@ fn diff_line(a: &ApplyResult, d: &DiffLine) -> Value {
         "kind": d.kind.name(),
         "old_line": d.old_line,
         "new_line": d.new_line,
-        "hunk": d.hunk.map(|h| h + 1),
+        "hunk": d.hunk,
         "text": a.line_text(d),
         "segments": a.line_segments(d).iter().map(|s| json!({
             "kind": s.kind.name(),

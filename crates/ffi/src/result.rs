@@ -188,11 +188,6 @@ pub(crate) fn segment_out(s: &Segment) -> v4a_segment {
     }
 }
 
-/// A 0-based index as a 1-based number, 0 when absent.
-fn number(index: Option<usize>) -> u32 {
-    index.map_or(0, |i| to_u32(i.saturating_add(1)))
-}
-
 impl Success {
     fn new(mut a: ApplyResult) -> Success {
         let text = nul_terminate(&mut a.text);
@@ -251,7 +246,7 @@ impl Success {
             .zip(offsets)
             .map(|(d, at)| v4a_diff_line {
                 kind: diff_kind(d.kind),
-                hunk: number(d.hunk),
+                hunk: d.hunk.unwrap_or(0),
                 old_line: d.old_line.unwrap_or(0),
                 new_line: d.new_line.unwrap_or(0),
                 text: diff_text.view(at, a.line_text(d).len()),

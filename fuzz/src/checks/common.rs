@@ -333,7 +333,10 @@ pub(crate) fn check_diff(a: &ApplyResult, opts: &Options, exact_lines: bool) {
     let (mut last_old, mut last_new) = (0u32, 0u32);
     for d in &a.diff {
         if let Some(h) = d.hunk {
-            assert!(h < a.hunks.len().max(1), "diff line of hunk {h}: {d:?}");
+            assert!(
+                h >= 1 && h as usize <= a.hunks.len().max(1),
+                "diff line of hunk {h}: {d:?}"
+            );
         }
         let base = if d.kind == DiffKind::Add {
             &a.text
