@@ -327,11 +327,16 @@ fn locate_one(
 
 /// True when an anchor error means only that the anchors do not help (not found, or found
 /// more than once), so that the hunk may be placed without them. Strict mode keeps the error.
+/// First-match mode takes an ambiguous anchor's first line (no error to set aside), and sets
+/// aside one found nowhere like the default mode, so that a unique success is the same in both.
 fn anchor_unhelpful(e: &Error, opts: &Options) -> bool {
     use crate::error::Status;
     opts.max_level > Level::Exact
-        && !opts.first_match
-        && matches!(e.status(), Status::AnchorNotFound | Status::Ambiguous)
+        && match e.status() {
+            Status::AnchorNotFound => true,
+            Status::Ambiguous => !opts.first_match,
+            _ => false,
+        }
 }
 
 /// A hunk whose anchors do not help: the first anchor that fails, and every anchor after it,

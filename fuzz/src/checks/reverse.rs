@@ -170,6 +170,6 @@ fn check_reverse_applied(
     }
     assert_eq!(
         &restored, before,
-        "reverse_applied's patch does not give back the files before:\n{undo}"
+        "reverse_applied's patch does not give back the files before:\n{undo}\nthe patch:\n{patch:?}\nafter: {after:?}"
     );
 }
