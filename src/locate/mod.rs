@@ -463,6 +463,8 @@ fn place_checked(
             }
             if used == full && short < full {
                 search::check_blank_tail(index, s, &p, short, budget)?;
+            } else if used < full {
+                search::check_blank_tail_dropped(index, s, &p, full, budget)?;
             }
             search::check_slide(index, s, &p, budget)?;
             search::check_edge_indent(index, s, &p, budget)?;

@@ -265,6 +265,38 @@ pub(crate) fn check_blank_tail(
     ))
 }
 
+/// The mirror of [`check_blank_tail`]: a hunk placed only once its trailing empty context
+/// lines were dropped must not fit, with them, anywhere else in the file (before the region or
+/// outside the anchor's block it was searched in): the empty line may be real, and the place
+/// there. Both readings are then offered as an ambiguity.
+pub(crate) fn check_blank_tail_dropped(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+    full: usize,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    let hunk = s.cx.hunk;
+    if hunk.end_of_file || s.opts.first_match {
+        return Ok(());
+    }
+    let old = old_side(hunk, full);
+    let (n, m) = (index.len(), old.len());
+    if m == 0 || m > n {
+        return Ok(());
+    }
+    let mut pattern = Pattern::new(old);
+    let Some((_, found)) = candidates(index, &mut pattern, s.opts, 0..n, budget)? else {
+        return Ok(());
+    };
+    let Some(&at) = found.iter().find(|&&f| f != p.start) else {
+        return Ok(());
+    };
+    let mut both = vec![at, p.start];
+    both.sort_unstable();
+    Err(diagnose::ambiguous_blank_tail(s.cx, &both, at, None))
+}
+
 /// True when `lines` (the other side of a slidable insertion) are a single context line: with
 /// more context there, the hunk's place does not rest on the slidable line alone.
 fn short_context(lines: &[crate::patch::Line]) -> bool {
