@@ -502,8 +502,14 @@ static void test_diagnostics(void) {
     }
     v4a_result_free(r);
 
-    /* anchor not found */
-    r = apply("a\nb\n", "@@ class Missing\n-a\n+b\n", V4A_MODE_UPDATE, NULL,
+    /* an anchor found nowhere is set aside when the hunk is unique without it (flagged) */
+    r = apply("a\nb\n", "@@ class Missing\n-a\n+b\n", V4A_MODE_UPDATE, NULL, V4A_STATUS_OK);
+    CHECK(v4a_result_hunks(r).len == 1 &&
+          (v4a_result_hunks(r).ptr[0].flags & V4A_HUNK_ANCHOR_IGNORED) != 0);
+    v4a_result_free(r);
+
+    /* anchor not found, and the hunk fits more than one place without it */
+    r = apply("a\nb\na\nb\n", "@@ class Missing\n-a\n+b\n", V4A_MODE_UPDATE, NULL,
               V4A_STATUS_ANCHOR_NOT_FOUND);
     e = error_of(r, V4A_STATUS_ANCHOR_NOT_FOUND);
     if (e) {
