@@ -154,7 +154,9 @@ test("context not found comes with the closest region and a corrected hunk", () 
   assert.deepEqual(e.diagnostics.closest && [e.diagnostics.closest.start, e.diagnostics.closest.end], [1, 3]);
   assert.ok(e.diagnostics.closest.similarity > 0 && e.diagnostics.closest.similarity < 1);
   assert.match(e.diagnostics.correctedHunk, /return 1;/);
-  throwsV4A(() => apply("a\n", "@@ nowhere\n-a\n+b\n"), "ANCHOR_NOT_FOUND");
+  // An anchor found nowhere is set aside when the hunk is unique without it; not otherwise.
+  assert.ok(apply("a\n", "@@ nowhere\n-a\n+b\n").hunks[0].anchorIgnored);
+  throwsV4A(() => apply("a\na\n", "@@ nowhere\n-a\n+b\n"), "ANCHOR_NOT_FOUND");
 });
 
 test("syntax errors, truncation and unknown modes", () => {

@@ -87,7 +87,7 @@ test("kept from v4a: the patch must agree with the mode; only the last line may 
 test("kept from v4a: ambiguity, missing context and anchors, unknown modes are errors", () => {
   assert.equal(codeOf(() => V4A.apply("x\ny\nx\n", "@@\n-x\n+z")), "AMBIGUOUS");
   assert.equal(codeOf(() => V4A.apply("a\nb\n", "@@\n-c\n+d")), "CONTEXT_NOT_FOUND");
-  assert.equal(codeOf(() => V4A.apply("a\nb\n", "@@ class Missing\n-a\n+A")), "ANCHOR_NOT_FOUND");
+  assert.equal(codeOf(() => V4A.apply("a\nb\na\n", "@@ class Missing\n-a\n+A")), "ANCHOR_NOT_FOUND");
   assert.equal(codeOf(() => V4A.apply("a\n", "@@\n-a\n+b", "rename")), "UNSUPPORTED_MODE");
   assert.equal(codeOf(() => V4A.apply("a\n", "@@\n-a\n+\ud800")), "INVALID_UTF8");
 });
