@@ -67,7 +67,7 @@ namespace V4A.Examples
 
         private static void Diagnostic()
         {
-            string source = "def save(self):\n    self.flush()\n\ndef load(self):\n    self.flush()\n";
+            string source = "def save(self):\n    self.flush()\n\ndef load(self):\n    self.flush()\n    self.reload(cache)\n";
             string diff = "@@\n-    self.flush()\n+    self.sync()\n";
             ApplyResult result;
             V4AError error;
@@ -79,7 +79,8 @@ namespace V4A.Examples
             }
             try
             {
-                Patch.Apply(source, "@@ def load(self):\n-    self.flush_all()\n+    self.sync()\n", ApplyMode.Update);
+                // A miscopied line: the message offers the hunk with the file's line, checked to land.
+                Patch.Apply(source, "@@ def load(self):\n-    self.reload(cahce)\n+    self.sync()\n", ApplyMode.Update);
             }
             catch (V4AContextNotFoundException e)
             {
