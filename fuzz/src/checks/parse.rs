@@ -1,6 +1,6 @@
 //! Target `parse`: the parser.
 
-use engine::{OpKind, Patch};
+use engine::{Hunk, LineKind, OpKind, Patch};
 
 use super::common::*;
 
@@ -65,11 +65,9 @@ pub fn parse(data: &[u8]) {
 /// anchors or an anchor with surrounding whitespace, a path with whitespace or quotes, a hunk
 /// line that would read as a file header, a carriage return, an empty Add File.
 fn render_unified(p: &Patch) -> Option<String> {
-    use engine::LineKind;
     if !p.has_file_headers || p.ops.is_empty() {
         return None;
     }
-    const NO_NL: &str = "\\ No newline at end of file\n";
     let mut s = String::new();
     for op in &p.ops {
         let path = op.path.as_str();
@@ -120,30 +118,7 @@ fn render_unified(p: &Patch) -> Option<String> {
                 s.push_str(&format!(" {}", a.text));
             }
             s.push('\n');
-            let last_of = |k: LineKind| h.lines.iter().rposition(|l| l.kind == k);
-            let (last_del, last_add) = (last_of(LineKind::Delete), last_of(LineKind::Add));
-            let mut markers = Vec::new();
-            match (h.old_no_newline, h.new_no_newline) {
-                (true, true) if last_del.is_some() && last_add.is_some() => {
-                    markers.extend(last_del);
-                    markers.extend(last_add);
-                }
-                (true, true) => markers.extend(last_of(LineKind::Context)),
-                (true, false) => markers.extend(last_del),
-                (false, true) => markers.extend(last_add),
-                (false, false) => {}
-            }
-            for (i, l) in h.lines.iter().enumerate() {
-                let prefix = match l.kind {
-                    LineKind::Context => ' ',
-                    LineKind::Delete => '-',
-                    LineKind::Add => '+',
-                };
-                s.push_str(&format!("{prefix}{}\n", l.text));
-                if markers.contains(&i) {
-                    s.push_str(NO_NL);
-                }
-            }
+            push_body(&mut s, h);
         }
     }
     // A hunk line that starts like a header reads as one, in git as here.
@@ -243,12 +218,10 @@ fn without_lines(p: &Patch) -> Patch {
 /// The patch in the canonical form, or `None` when it holds text the canonical form cannot
 /// carry (a carriage return, an anchor that reads as a unified hunk header).
 fn render_canonical(p: &Patch) -> Option<String> {
-    use engine::LineKind;
     let mut s = String::new();
     if p.has_file_headers {
         s.push_str("*** Begin Patch\n");
     }
-    const NO_NL: &str = "\\ No newline at end of file\n";
     for op in &p.ops {
         match op.kind {
             OpKind::Add => {
@@ -288,30 +261,7 @@ fn render_canonical(p: &Patch) -> Option<String> {
                 }
                 s.push_str(&format!("@@ {}\n", a.text));
             }
-            let last_of = |k: LineKind| h.lines.iter().rposition(|l| l.kind == k);
-            let (last_del, last_add) = (last_of(LineKind::Delete), last_of(LineKind::Add));
-            let mut markers = Vec::new();
-            match (h.old_no_newline, h.new_no_newline) {
-                (true, true) if last_del.is_some() && last_add.is_some() => {
-                    markers.extend(last_del);
-                    markers.extend(last_add);
-                }
-                (true, true) => markers.extend(last_of(LineKind::Context)),
-                (true, false) => markers.extend(last_del),
-                (false, true) => markers.extend(last_add),
-                (false, false) => {}
-            }
-            for (i, l) in h.lines.iter().enumerate() {
-                let prefix = match l.kind {
-                    LineKind::Context => ' ',
-                    LineKind::Delete => '-',
-                    LineKind::Add => '+',
-                };
-                s.push_str(&format!("{prefix}{}\n", l.text));
-                if markers.contains(&i) {
-                    s.push_str(NO_NL);
-                }
-            }
+            push_body(&mut s, h);
             if h.end_of_file {
                 s.push_str("*** End of File\n");
             }
@@ -321,4 +271,36 @@ fn render_canonical(p: &Patch) -> Option<String> {
         s.push_str("*** End Patch\n");
     }
     (!s.contains('\r')).then_some(s)
+}
+
+/// The marker after a line that ends its side of the file without a newline.
+const NO_NL: &str = "\\ No newline at end of file\n";
+
+/// Appends a hunk's body lines, each with its prefix, and the [`NO_NL`] markers after the
+/// lines that end each side without a newline.
+fn push_body(s: &mut String, h: &Hunk) {
+    let last_of = |k: LineKind| h.lines.iter().rposition(|l| l.kind == k);
+    let (last_del, last_add) = (last_of(LineKind::Delete), last_of(LineKind::Add));
+    let mut markers = Vec::new();
+    match (h.old_no_newline, h.new_no_newline) {
+        (true, true) if last_del.is_some() && last_add.is_some() => {
+            markers.extend(last_del);
+            markers.extend(last_add);
+        }
+        (true, true) => markers.extend(last_of(LineKind::Context)),
+        (true, false) => markers.extend(last_del),
+        (false, true) => markers.extend(last_add),
+        (false, false) => {}
+    }
+    for (i, l) in h.lines.iter().enumerate() {
+        let prefix = match l.kind {
+            LineKind::Context => ' ',
+            LineKind::Delete => '-',
+            LineKind::Add => '+',
+        };
+        s.push_str(&format!("{prefix}{}\n", l.text));
+        if markers.contains(&i) {
+            s.push_str(NO_NL);
+        }
+    }
 }
