@@ -232,25 +232,14 @@ pub(crate) fn check_blank_tail(
     short: usize,
     budget: &mut Budget,
 ) -> Result<(), Error> {
-    let hunk = s.cx.hunk;
-    if hunk.end_of_file || s.opts.first_match {
-        return Ok(());
-    }
-    let old = old_side(hunk, short);
-    let (n, m) = (index.len(), old.len());
-    if m == 0 || m > n {
-        return Ok(());
-    }
+    let m = old_side(s.cx.hunk, short).len();
+    let n = index.len();
     let range = match s.anchor {
         Some(a) => a.block.start..(starts_until(index, a) + m).min(n),
         None if p.start >= s.region_start => s.region_start..n,
         None => 0..n,
     };
-    let mut pattern = Pattern::new(old.clone());
-    let Some((_, found)) = candidates(index, &mut pattern, s.opts, range, budget)? else {
-        return Ok(());
-    };
-    let mut found: Vec<usize> = found.into_iter().filter(|&f| f != p.start).collect();
+    let mut found = other_fits(index, s, p, short, range, budget)?;
     if found.is_empty() {
         return Ok(());
     }
@@ -276,25 +265,37 @@ pub(crate) fn check_blank_tail_dropped(
     full: usize,
     budget: &mut Budget,
 ) -> Result<(), Error> {
-    let hunk = s.cx.hunk;
-    if hunk.end_of_file || s.opts.first_match {
-        return Ok(());
-    }
-    let old = old_side(hunk, full);
-    let (n, m) = (index.len(), old.len());
-    if m == 0 || m > n {
-        return Ok(());
-    }
-    let mut pattern = Pattern::new(old);
-    let Some((_, found)) = candidates(index, &mut pattern, s.opts, 0..n, budget)? else {
-        return Ok(());
-    };
-    let Some(&at) = found.iter().find(|&&f| f != p.start) else {
+    let n = index.len();
+    let Some(&at) = other_fits(index, s, p, full, 0..n, budget)?.first() else {
         return Ok(());
     };
     let mut both = vec![at, p.start];
     both.sort_unstable();
     Err(diagnose::ambiguous_blank_tail(s.cx, &both, at, None))
+}
+
+/// Where else in `range` than placement `p` the old side of the first `used` body lines fits
+/// (at the strictest level that finds it); none for an `*** End of File` hunk, in first-match
+/// mode, or when that old side is empty or longer than the file.
+fn other_fits(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+    used: usize,
+    range: std::ops::Range<usize>,
+    budget: &mut Budget,
+) -> Result<Vec<usize>, Error> {
+    let hunk = s.cx.hunk;
+    let old = old_side(hunk, used);
+    let m = old.len();
+    if hunk.end_of_file || s.opts.first_match || m == 0 || m > index.len() {
+        return Ok(Vec::new());
+    }
+    let mut pattern = Pattern::new(old);
+    let Some((_, found)) = candidates(index, &mut pattern, s.opts, range, budget)? else {
+        return Ok(Vec::new());
+    };
+    Ok(found.into_iter().filter(|&f| f != p.start).collect())
 }
 
 /// True when `lines` (the other side of a slidable insertion) are a single context line: with
