@@ -166,7 +166,7 @@ fn single_op(patch: &Patch, mode: Mode) -> Result<&FileOp, Error> {
             Status::InvalidArgument,
             format!(
                 "the patch names {} files, but the single-file call applies one; use the \
-                 multi-file API (apply_patch) for patches with several files",
+                 multi-file API (parse the patch, then apply it) for patches with several files",
                 ops.len()
             ),
         )),
@@ -460,16 +460,6 @@ impl Patch {
     }
 }
 
-/// Applies every operation of `patch` atomically: [`Patch::apply`].
-#[deprecated(note = "use `Patch::apply`")]
-pub fn apply_patch<S, F>(patch: &Patch, sources: F, opts: &Options) -> Result<PatchResult, Error>
-where
-    S: AsRef<[u8]>,
-    F: FnMut(&str) -> Option<S>,
-{
-    patch.apply(sources, opts)
-}
-
 /// [`Patch::apply`] with sources looked up by operation: `sources(i, op)` returns the current
 /// bytes of the file that operation `i` reads (it is called for Update and Delete operations
 /// only). For callers that hold sources in an array aligned with `patch.ops`: the C ABI and
@@ -485,23 +475,6 @@ where
     F: FnMut(usize, &FileOp) -> Option<S>,
 {
     apply_ops(patch, sources, |_, _| None::<&[u8]>, opts)
-}
-
-/// Applies `patch` with the texts the model saw: [`Patch::apply_with_bases`].
-#[deprecated(note = "use `Patch::apply_with_bases`")]
-pub fn apply_patch_with_bases<S, F, B, G>(
-    patch: &Patch,
-    sources: F,
-    bases: G,
-    opts: &Options,
-) -> Result<PatchResult, Error>
-where
-    S: AsRef<[u8]>,
-    F: FnMut(&str) -> Option<S>,
-    B: AsRef<[u8]>,
-    G: FnMut(&str) -> Option<B>,
-{
-    patch.apply_with_bases(sources, bases, opts)
 }
 
 /// [`Patch::apply_with_bases`] with sources and bases looked up by operation, as

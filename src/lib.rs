@@ -72,14 +72,6 @@ pub use report::{
     Refinement, Segment,
 };
 
-// The free functions that became methods of `Patch`, kept (deprecated) for existing callers.
-#[allow(deprecated)]
-pub use apply::{apply_patch, apply_patch_with_bases};
-#[allow(deprecated)]
-pub use generate::{reverse, reverse_applied};
-#[allow(deprecated)]
-pub use patch::{parse_patch, parse_patch_strict};
-
 /// The README's examples, compiled and run as doc tests.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

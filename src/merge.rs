@@ -1,10 +1,10 @@
 //! The three-way merge behind base-aware apply (SPEC §3.2; [`apply_with_base`] and
-//! [`apply_patch_with_bases`]): the hunks are located in the **base** (the text the model saw
+//! [`Patch::apply_with_bases`]): the hunks are located in the **base** (the text the model saw
 //! when it wrote the patch), and the change is carried to the current text by a three-way
 //! merge of base → current and base → patched base.
 //!
 //! [`apply_with_base`]: crate::apply_with_base
-//! [`apply_patch_with_bases`]: crate::apply_patch_with_bases
+//! [`Patch::apply_with_bases`]: crate::Patch::apply_with_bases
 //!
 //! The merge is line-based and byte-exact: lines are compared with their terminators, and
 //! every line of the result is a line of the current text or of the patched base, copied

@@ -299,41 +299,16 @@ fn reverse_says_which_state_the_files_are_in() {
     assert!(err.message().contains("is not applied in these files"));
 }
 
-/// The deprecated free functions are the methods of `Patch` under their old names: each gives
-/// what its method gives, the strict parser included (it refuses CRLF, the lenient one not).
+/// `Patch::parse_strict` takes the canonical form only: it gives what `Patch::parse` gives on
+/// canonical text and refuses the CRLF patch the lenient parser unwraps.
 #[test]
-#[allow(deprecated)]
-fn the_deprecated_free_functions_are_the_patch_methods() {
+fn the_strict_parser_refuses_what_the_lenient_one_unwraps() {
     let text = "*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n*** End Patch\n";
     let crlf = text.replace('\n', "\r\n");
     let patch = v4a::Patch::parse(text).unwrap();
-    assert_eq!(v4a::parse_patch(text).unwrap(), patch);
-    assert_eq!(v4a::parse_patch(&crlf), v4a::Patch::parse(&crlf));
-    assert!(v4a::Patch::parse(&crlf).is_ok());
-    assert_eq!(
-        v4a::parse_patch_strict(&crlf),
-        v4a::Patch::parse_strict(&crlf)
-    );
-    assert!(v4a::parse_patch_strict(&crlf).is_err());
-    let opts = Options::default();
-    let (before, after, base) = ("x\ny\n", "x\nY\n", "x\ny\n");
-    assert_eq!(
-        v4a::apply_patch(&patch, |_| Some(before), &opts).unwrap(),
-        patch.apply(|_| Some(before), &opts).unwrap()
-    );
-    assert_eq!(
-        v4a::apply_patch_with_bases(&patch, |_| Some(before), |_| Some(base), &opts).unwrap(),
-        patch
-            .apply_with_bases(|_| Some(before), |_| Some(base), &opts)
-            .unwrap()
-    );
-    let undo = patch.reverse(|_| Some(before), &opts).unwrap();
-    assert_eq!(v4a::reverse(&patch, |_| Some(before), &opts).unwrap(), undo);
-    assert_eq!(
-        v4a::reverse_applied(&patch, |_| Some(after), &opts).unwrap(),
-        undo
-    );
-    assert_eq!(patch.reverse_applied(|_| Some(after), &opts).unwrap(), undo);
+    assert_eq!(v4a::Patch::parse_strict(text).unwrap(), patch);
+    assert_eq!(v4a::Patch::parse(&crlf).unwrap(), patch);
+    assert!(v4a::Patch::parse_strict(&crlf).is_err());
 }
 
 #[test]

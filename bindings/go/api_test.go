@@ -382,7 +382,7 @@ func TestBadInputs(t *testing.T) {
 		}, CodeInvalidArgument, -1, "", "Options.AddFileLineEnding is 7: expected LF or CRLF"},
 		{"multi-file patch to the single-file call", func() (*Result, error) {
 			return Apply("a\n", "*** Begin Patch\n*** Update File: x\n@@\n-a\n+b\n*** Update File: y\n@@\n-a\n+b\n*** End Patch\n", ModeUpdate, nil)
-		}, CodeInvalidArgument, -1, "", "the patch names 2 files, but the single-file call applies one; use the multi-file API (apply_patch) for patches with several files"},
+		}, CodeInvalidArgument, -1, "", "the patch names 2 files, but the single-file call applies one; use the multi-file API (parse the patch, then apply it) for patches with several files"},
 		{"fuzz limit", func() (*Result, error) {
 			return Apply("  a\n", "@@\n-a\n+b\n", ModeUpdate, opts(func(o *Options) { o.MaxFuzz = 0 }))
 		}, CodeFuzzLimit, -1, "", ""},

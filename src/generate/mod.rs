@@ -436,6 +436,3 @@ pub(crate) fn add_section(path: &str, text: &str) -> String {
 pub fn make_delete_patch(path: &str) -> String {
     format!("*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n")
 }
-
-#[allow(deprecated)]
-pub use reverse::{reverse, reverse_applied};

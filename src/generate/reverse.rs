@@ -159,26 +159,6 @@ impl Patch {
     }
 }
 
-/// Writes the patch that undoes `patch`, from the files before it: [`Patch::reverse`].
-#[deprecated(note = "use `Patch::reverse`")]
-pub fn reverse<S, F>(patch: &Patch, sources: F, opts: &Options) -> Result<String, Error>
-where
-    S: AsRef<[u8]>,
-    F: FnMut(&str) -> Option<S>,
-{
-    patch.reverse(sources, opts)
-}
-
-/// Writes the patch that undoes `patch`, from the files after it: [`Patch::reverse_applied`].
-#[deprecated(note = "use `Patch::reverse_applied`")]
-pub fn reverse_applied<S, F>(patch: &Patch, after: F, opts: &Options) -> Result<String, Error>
-where
-    S: AsRef<[u8]>,
-    F: FnMut(&str) -> Option<S>,
-{
-    patch.reverse_applied(after, opts)
-}
-
 /// The reverse patch of `files` (in reverse order), given for each file its text after the
 /// patch and before it.
 fn write_reverse<'a>(

@@ -7,8 +7,6 @@ mod path;
 mod unified;
 mod wrapper;
 
-#[allow(deprecated)]
-pub use parse::{parse_patch, parse_patch_strict};
 pub use path::{classify_path, PathClass};
 
 /// What a file operation does.

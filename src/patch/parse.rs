@@ -86,18 +86,6 @@ impl Patch {
     }
 }
 
-/// Parses patch text into its file operations: [`Patch::parse`].
-#[deprecated(note = "use `Patch::parse`")]
-pub fn parse_patch(text: &str) -> Result<Patch, Error> {
-    Patch::parse(text)
-}
-
-/// Parses patch text in its canonical form only: [`Patch::parse_strict`].
-#[deprecated(note = "use `Patch::parse_strict`")]
-pub fn parse_patch_strict(text: &str) -> Result<Patch, Error> {
-    Patch::parse_strict(text)
-}
-
 fn parse(text: &str, strict: bool) -> Result<Patch, Error> {
     let lines = unwrap_lines(text);
     let Some(first) = lines.first() else {

@@ -25,7 +25,7 @@
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
-//! let patch = v4a::parse_patch(
+//! let patch = v4a::Patch::parse(
 //!     "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** Add File: b/c.txt\n+new\n*** End Patch\n",
 //! ).unwrap();
 //! let ws = Workspace::open(dir.path()).unwrap();

@@ -25,7 +25,7 @@ fn unsupported(path: &Path) -> Error {
         message: format!(
             "cannot open the directory {}: the workspace layer (applying a patch to files on \
              disk) is not supported on this platform yet; it needs the openat-style directory \
-             handles of Linux, macOS or the BSDs. Apply the patch in memory (v4a::apply_patch) \
+             handles of Linux, macOS or the BSDs. Apply the patch in memory (v4a::Patch::apply) \
              and write the files yourself; nothing was changed",
             crate::escape_path(&path.to_string_lossy())
         ),

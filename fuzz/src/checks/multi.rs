@@ -6,7 +6,7 @@ use engine::{apply_patch_indexed, OpKind, Patch};
 
 use super::common::*;
 
-/// `multi`: [`decode_multi`]. Applies the patch with `apply_patch_indexed` and `apply_patch`
+/// `multi`: [`decode_multi`]. Applies the patch with `apply_patch_indexed` and `Patch::apply`
 /// (by path), which must agree; on success each file result is checked with
 /// [`check_applied`] and equals applying its operation alone; on failure, the first operation
 /// that fails alone fails with the same status (atomicity: one bad operation, one error).
@@ -25,9 +25,9 @@ pub fn multi(data: &[u8]) {
         .collect();
     let named = patch.apply(|p| by_path.get(p).copied(), &opts);
     match (&indexed, &named) {
-        (Ok(a), Ok(b)) => assert_eq!(a, b, "apply_patch and apply_patch_indexed differ"),
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "Patch::apply and apply_patch_indexed differ"),
         (Err(a), Err(b)) => assert_eq!(a.status(), b.status()),
-        _ => panic!("apply_patch and apply_patch_indexed disagree: {indexed:?} / {named:?}"),
+        _ => panic!("Patch::apply and apply_patch_indexed disagree: {indexed:?} / {named:?}"),
     }
     let alone = |i: usize| {
         let one = Patch {
