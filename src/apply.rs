@@ -549,66 +549,12 @@ where
         let applied = match op.kind {
             OpKind::Add => whole_file("", build_add(op.hunks.first(), opts), &op.path, opts),
             OpKind::Delete | OpKind::Update => {
-                let Some(src) = sources(i, op) else {
-                    return Err(Error::new(
-                        Status::MissingSource,
-                        format!(
-                            "{} (patch line {}) {} a file that does not exist or was not \
-                             supplied: {}",
-                            op.path,
-                            op.patch_line,
-                            if op.kind == OpKind::Delete {
-                                "deletes"
-                            } else {
-                                "updates"
-                            },
-                            if op.kind == OpKind::Delete {
-                                "check the path (if this patch was applied before, the file is \
-                                 already deleted)"
-                            } else {
-                                "check the path, or use \"*** Add File:\" to create it"
-                            }
-                        ),
-                        Diagnostics {
-                            path: Some(op.path.clone()),
-                            patch_line: Some(op.patch_line),
-                            ..Diagnostics::default()
-                        },
-                    ));
-                };
+                let src = sources(i, op).ok_or_else(|| missing_source(op))?;
                 let base = match op.kind {
                     OpKind::Update => bases(i, op),
                     _ => None,
                 };
-                // The base is checked after the source, whose error comes first.
-                let base_text = || match &base {
-                    Some(b) => std::str::from_utf8(b.as_ref())
-                        .map(Some)
-                        .map_err(|e| Error::invalid_utf8("base", e).with_path(&op.path)),
-                    None => Ok(None),
-                };
-                match own {
-                    Some(own) if op.kind == OpKind::Update => {
-                        let source = String::from_utf8(own(src)).map_err(|e| {
-                            Error::invalid_utf8("source", e.utf8_error()).with_path(&op.path)
-                        })?;
-                        let base = base_text()?;
-                        if base.is_none_or(|b| b == source) {
-                            owned_update(source, op, opts)?
-                        } else {
-                            update_on(&source, base, op, opts)?
-                        }
-                    }
-                    _ => {
-                        let text = std::str::from_utf8(src.as_ref())
-                            .map_err(|e| Error::invalid_utf8("source", e).with_path(&op.path))?;
-                        if op.kind == OpKind::Delete {
-                            whole_file(text, String::new(), &op.path, opts)
-                        } else {
-                            update_on(text, base_text()?, op, opts)?
-                        }
-                    }
-                }
+                apply_to_source(op, src, base.as_ref().map(AsRef::as_ref), own, opts)?
             }
         };
         files.push(FileResult {
@@ -619,6 +565,72 @@ where
         });
     }
     Ok(PatchResult { files })
+}
+
+/// The [`Status::MissingSource`] error of a Delete or Update whose file was not supplied.
+fn missing_source(op: &FileOp) -> Error {
+    let (verb, hint) = if op.kind == OpKind::Delete {
+        (
+            "deletes",
+            "check the path (if this patch was applied before, the file is already deleted)",
+        )
+    } else {
+        (
+            "updates",
+            "check the path, or use \"*** Add File:\" to create it",
+        )
+    };
+    Error::new(
+        Status::MissingSource,
+        format!(
+            "{} (patch line {}) {verb} a file that does not exist or was not supplied: {hint}",
+            op.path, op.patch_line,
+        ),
+        Diagnostics {
+            path: Some(op.path.clone()),
+            patch_line: Some(op.patch_line),
+            ..Diagnostics::default()
+        },
+    )
+}
+
+/// Applies a Delete or Update to its source `src` (and, for an Update, the `base` the model
+/// saw). `own`, when given, takes an Update's source buffer into the result instead of copying
+/// it. The source's encoding is checked before the base's, whose error comes second.
+fn apply_to_source<S: AsRef<[u8]>>(
+    op: &FileOp,
+    src: S,
+    base: Option<&[u8]>,
+    own: Option<fn(S) -> Vec<u8>>,
+    opts: &Options,
+) -> Result<ApplyResult, Error> {
+    let base_text = || match base {
+        Some(b) => std::str::from_utf8(b)
+            .map(Some)
+            .map_err(|e| Error::invalid_utf8("base", e).with_path(&op.path)),
+        None => Ok(None),
+    };
+    match own {
+        Some(own) if op.kind == OpKind::Update => {
+            let source = String::from_utf8(own(src))
+                .map_err(|e| Error::invalid_utf8("source", e.utf8_error()).with_path(&op.path))?;
+            let base = base_text()?;
+            if base.is_none_or(|b| b == source) {
+                owned_update(source, op, opts)
+            } else {
+                update_on(&source, base, op, opts)
+            }
+        }
+        _ => {
+            let text = std::str::from_utf8(src.as_ref())
+                .map_err(|e| Error::invalid_utf8("source", e).with_path(&op.path))?;
+            if op.kind == OpKind::Delete {
+                Ok(whole_file(text, String::new(), &op.path, opts))
+            } else {
+                update_on(text, base_text()?, op, opts)
+            }
+        }
+    }
 }
 
 /// [`update`] of a source the caller gave away: its buffer becomes the result's `source`.

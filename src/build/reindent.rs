@@ -235,8 +235,33 @@ pub(crate) fn indent_added_lines(
     lines: &Lines<'_>,
     file_unit: &mut dyn FnMut() -> Option<Unit>,
 ) -> Result<Vec<Option<String>>, Inconsistent> {
-    let pairs: Vec<Pair<'_>> = body
+    let pairs = matched_pairs(body, start, lines);
+    let mut result = vec![None; body.len()];
+    let adds = body
         .iter()
+        .enumerate()
+        .filter(|(_, l)| l.kind == LineKind::Add && !l.text.trim().is_empty());
+    if pairs.iter().all(|p| p.patch == p.file) || adds.clone().next().is_none() {
+        return Ok(result);
+    }
+    let steps = candidate_steps(&pairs, patch_unit(body), file_unit());
+    let mapping = Mapping::new(&pairs, steps, paired_deletions(body));
+    for (i, l) in adds {
+        let indent = leading_ws(&l.text);
+        let Some(new_indent) = mapping.indent_for(i, indent) else {
+            return Err(mapping.inconsistent(i));
+        };
+        if new_indent != indent {
+            result[i] = Some(format!("{new_indent}{}", &l.text[indent.len()..]));
+        }
+    }
+    Ok(result)
+}
+
+/// The old-side lines of `body` (matched to the file from `start`) that are not blank on
+/// either side, with their patch and file indentation.
+fn matched_pairs<'a>(body: &'a [Line], start: usize, lines: &Lines<'a>) -> Vec<Pair<'a>> {
+    body.iter()
         .enumerate()
         .filter(|(_, l)| l.kind != LineKind::Add)
         .zip(start..)
@@ -248,19 +273,14 @@ pub(crate) fn indent_added_lines(
             file: leading_ws(f),
             file_line: k,
         })
-        .collect();
-    let mut result = vec![None; body.len()];
-    let adds = body
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.kind == LineKind::Add && !l.text.trim().is_empty());
-    if pairs.iter().all(|p| p.patch == p.file) || adds.clone().next().is_none() {
-        return Ok(result);
-    }
-    // The patch's unit: its added lines may be written in the file's own style (the quoted
-    // lines went through another editor's tab setting), so when the quoted lines indent with
-    // tabs, or the whole body's unit is of another kind than theirs, the quoted lines decide;
-    // otherwise every line does (the added lines show the step between depths).
+        .collect()
+}
+
+/// The patch's unit: its added lines may be written in the file's own style (the quoted
+/// lines went through another editor's tab setting), so when the quoted lines indent with
+/// tabs, or the whole body's unit is of another kind than theirs, the quoted lines decide;
+/// otherwise every line does (the added lines show the step between depths).
+fn patch_unit(body: &[Line]) -> Option<Unit> {
     let unit_of = |added: bool| {
         detect_unit(
             body.iter()
@@ -268,64 +288,91 @@ pub(crate) fn indent_added_lines(
                 .map(|l| leading_ws(&l.text)),
         )
     };
-    let patch_unit = match (unit_of(false), unit_of(true)) {
+    match (unit_of(false), unit_of(true)) {
         (Some(Unit::Spaces(_)), Some(Unit::Spaces(k))) => Some(Unit::Spaces(k)),
         (Some(quoted), _) => Some(quoted),
         (None, all) => all,
-    };
-    let file_unit = file_unit();
-    let by_prefix = || prefix_step(&pairs).or_else(|| strip_step(&pairs));
+    }
+}
+
+/// The steps every pair fits: both kinds of step when both fit, the likelier first (the
+/// prefix or strip step when the units agree or one is unknown, the level step otherwise):
+/// an indentation one cannot write (a tab in a space-unit patch) may still follow the other.
+fn candidate_steps(
+    pairs: &[Pair<'_>],
+    patch_unit: Option<Unit>,
+    file_unit: Option<Unit>,
+) -> Vec<Step> {
+    let by_prefix = || prefix_step(pairs).or_else(|| strip_step(pairs));
     let by_levels = || match (patch_unit, file_unit) {
-        (Some(p), Some(f)) => level_step(&pairs, p, f),
+        (Some(p), Some(f)) => level_step(pairs, p, f),
         _ => None,
     };
-    // Both kinds of step when both fit, the likelier first: an indentation one cannot write
-    // (a tab in a space-unit patch) may still follow the other.
-    let steps: Vec<Step> =
-        if patch_unit == file_unit || patch_unit.is_none() || file_unit.is_none() {
-            [by_prefix(), by_levels()]
-        } else {
-            [by_levels(), by_prefix()]
-        }
-        .into_iter()
-        .flatten()
-        .collect();
-    let paired = paired_deletions(body);
-    // Patch indentation → the pairs carrying it (in body order), hashed once: a hunk may
-    // hold many thousands of lines.
-    let mut by_indent: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
-    for (n, p) in pairs.iter().enumerate() {
-        by_indent.entry(p.patch).or_default().push(n);
+    if patch_unit == file_unit || patch_unit.is_none() || file_unit.is_none() {
+        [by_prefix(), by_levels()]
+    } else {
+        [by_levels(), by_prefix()]
     }
-    for (i, l) in adds {
-        let indent = leading_ws(&l.text);
-        let seen: &[usize] = by_indent.get(indent).map_or(&[], Vec::as_slice);
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// What maps an added line's patch indentation to the file's: the matched pairs (hashed by
+/// patch indentation), the steps they fit, and the `-` line each added line replaces.
+struct Mapping<'p, 'a> {
+    pairs: &'p [Pair<'a>],
+    /// Patch indentation → the pairs carrying it (in body order), hashed once: a hunk may
+    /// hold many thousands of lines.
+    by_indent: FxHashMap<&'a str, Vec<usize>>,
+    steps: Vec<Step>,
+    paired: Vec<Option<usize>>,
+}
+
+impl<'p, 'a> Mapping<'p, 'a> {
+    fn new(pairs: &'p [Pair<'a>], steps: Vec<Step>, paired: Vec<Option<usize>>) -> Self {
+        let mut by_indent: FxHashMap<&'a str, Vec<usize>> = FxHashMap::default();
+        for (n, p) in pairs.iter().enumerate() {
+            by_indent.entry(p.patch).or_default().push(n);
+        }
+        Mapping {
+            pairs,
+            by_indent,
+            steps,
+            paired,
+        }
+    }
+
+    /// The file indentation of the added line at body index `i` written with `indent`: the
+    /// one file indentation of the matched lines that carry `indent`, else resolved among
+    /// several, else the first step that maps it, else kept when already the file's style.
+    fn indent_for(&self, i: usize, indent: &str) -> Option<String> {
+        let pairs = self.pairs;
+        let seen: &[usize] = self.by_indent.get(indent).map_or(&[], Vec::as_slice);
         let first = seen.first().map(|&n| pairs[n].file);
-        let new_indent =
-            if let Some(f) = first.filter(|f| seen.iter().all(|&n| pairs[n].file == *f)) {
-                Some(f.to_string())
-            } else if !seen.is_empty() {
-                resolve_several(&pairs, seen, paired[i], i, steps.first())
-            } else {
-                steps
-                    .iter()
-                    .find_map(|s| s.apply(indent))
-                    .or_else(|| in_file_style(&pairs, indent, paired[i]))
-            };
-        let Some(new_indent) = new_indent else {
-            return Err(Inconsistent {
-                body_index: i,
-                matched: pairs
-                    .iter()
-                    .map(|p| (p.file_line, p.patch.to_string(), p.file.to_string()))
-                    .collect(),
-            });
-        };
-        if new_indent != indent {
-            result[i] = Some(format!("{new_indent}{}", &l.text[indent.len()..]));
+        if let Some(f) = first.filter(|f| seen.iter().all(|&n| pairs[n].file == *f)) {
+            Some(f.to_string())
+        } else if !seen.is_empty() {
+            resolve_several(pairs, seen, self.paired[i], i, self.steps.first())
+        } else {
+            self.steps
+                .iter()
+                .find_map(|s| s.apply(indent))
+                .or_else(|| in_file_style(pairs, indent, self.paired[i]))
         }
     }
-    Ok(result)
+
+    /// The error for the added line at body index `i`, which has no file indentation.
+    fn inconsistent(&self, i: usize) -> Inconsistent {
+        Inconsistent {
+            body_index: i,
+            matched: self
+                .pairs
+                .iter()
+                .map(|p| (p.file_line, p.patch.to_string(), p.file.to_string()))
+                .collect(),
+        }
+    }
 }
 
 /// An added line whose indentation no matched line of the patch carries and no step maps,

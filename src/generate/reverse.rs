@@ -68,69 +68,7 @@ impl Patch {
         F: FnMut(&str) -> Option<S>,
     {
         let patch = self;
-        // The inverse of each operation, applied to the files after the patch, gives the files
-        // before it: an Update's hunks with `-` and `+` swapped, at the path it wrote.
-        let mut inverse = Vec::with_capacity(patch.ops.len());
-        for op in &patch.ops {
-            match op.kind {
-                OpKind::Delete => {
-                    return Err(Error::new(
-                        Status::InvalidArgument,
-                        format!(
-                            "cannot reverse \"*** Delete File: {}\" from the files after the patch: \
-                             the patch does not carry the deleted text. Reverse it from the files \
-                             before the patch",
-                            op.path
-                        ),
-                        op_diagnostics(op, None),
-                    ));
-                }
-                // Deleting an added file needs its text only to check it is there.
-                OpKind::Add => inverse.push(FileOp {
-                    kind: OpKind::Update,
-                    path: op.path.clone(),
-                    move_to: Some(op.path.clone()),
-                    hunks: Vec::new(),
-                    patch_line: op.patch_line,
-                }),
-                // A hunk of `-` lines alone inverts to a pure insertion, which the files after
-                // the patch cannot place: it would land after its anchor or at the end of the
-                // file, not where the lines were.
-                OpKind::Update if op.hunks.iter().any(deletes_without_context) => {
-                    let i = op
-                        .hunks
-                        .iter()
-                        .position(deletes_without_context)
-                        .unwrap_or(0);
-                    return Err(Error::new(
-                        Status::InvalidArgument,
-                        format!(
-                            "cannot reverse hunk {} of \"*** Update File: {}\" from the files \
-                             after the patch: it only deletes lines, without a context line, so \
-                             nothing in the files after it says where they were. Reverse it from \
-                             the files before the patch",
-                            i + 1,
-                            op.path
-                        ),
-                        op_diagnostics(op, Some(i)),
-                    ));
-                }
-                OpKind::Update => inverse.push(FileOp {
-                    kind: OpKind::Update,
-                    path: op.target().to_string(),
-                    move_to: None,
-                    hunks: op.hunks.iter().map(inverted).collect(),
-                    patch_line: op.patch_line,
-                }),
-            }
-        }
-        // An Add's inverse is a move onto itself without hunks: the file unchanged, and a
-        // MISSING_SOURCE error when the added file is not there.
-        let inverse = Patch {
-            ops: inverse,
-            has_file_headers: true,
-        };
-        let result = inverse.apply(after, opts)?;
+        let result = inverse_patch(patch)?.apply(after, opts)?;
         if changes_nothing(&result.files) {
             return Err(nothing_to_reverse(
                 patch,
@@ -156,6 +94,67 @@ impl Patch {
             // Here `applied.source` is the after text and `applied.text` the before text.
             Ok((f.applied.source.as_str(), f.applied.text.as_str()))
         })
+    }
+}
+
+/// The inverse of `patch`, which applied to the files after the patch gives the files before
+/// it: each operation inverted by [`inverse_op`]. An Add's inverse is a move onto itself
+/// without hunks: the file unchanged, and a MISSING_SOURCE error when the added file is not
+/// there.
+fn inverse_patch(patch: &Patch) -> Result<Patch, Error> {
+    Ok(Patch {
+        ops: patch.ops.iter().map(inverse_op).collect::<Result<_, _>>()?,
+        has_file_headers: true,
+    })
+}
+
+/// The inverse of one operation: an Update's hunks with `-` and `+` swapped, at the path it
+/// wrote; an Add's check that the file is there. A Delete, or an Update with a hunk of `-`
+/// lines alone, cannot be inverted from the files after the patch: an error that says so.
+fn inverse_op(op: &FileOp) -> Result<FileOp, Error> {
+    match op.kind {
+        OpKind::Delete => Err(Error::new(
+            Status::InvalidArgument,
+            format!(
+                "cannot reverse \"*** Delete File: {}\" from the files after the patch: \
+                 the patch does not carry the deleted text. Reverse it from the files \
+                 before the patch",
+                op.path
+            ),
+            op_diagnostics(op, None),
+        )),
+        // Deleting an added file needs its text only to check it is there.
+        OpKind::Add => Ok(FileOp {
+            kind: OpKind::Update,
+            path: op.path.clone(),
+            move_to: Some(op.path.clone()),
+            hunks: Vec::new(),
+            patch_line: op.patch_line,
+        }),
+        // A hunk of `-` lines alone inverts to a pure insertion, which the files after the
+        // patch cannot place: it would land after its anchor or at the end of the file, not
+        // where the lines were.
+        OpKind::Update => match op.hunks.iter().position(deletes_without_context) {
+            Some(i) => Err(Error::new(
+                Status::InvalidArgument,
+                format!(
+                    "cannot reverse hunk {} of \"*** Update File: {}\" from the files \
+                     after the patch: it only deletes lines, without a context line, so \
+                     nothing in the files after it says where they were. Reverse it from \
+                     the files before the patch",
+                    i + 1,
+                    op.path
+                ),
+                op_diagnostics(op, Some(i)),
+            )),
+            None => Ok(FileOp {
+                kind: OpKind::Update,
+                path: op.target().to_string(),
+                move_to: None,
+                hunks: op.hunks.iter().map(inverted).collect(),
+                patch_line: op.patch_line,
+            }),
+        },
     }
 }
 

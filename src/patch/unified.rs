@@ -65,7 +65,56 @@ struct Header<'a> {
     deleted_file: bool,
 }
 
-impl Parser<'_, '_> {
+impl<'a> Header<'a> {
+    /// Reads a header line that is not a `diff`, `--- `/`+++ ` or `@@` line: a rename, a
+    /// new or deleted file, a line git writes that changes nothing here, or an error for what
+    /// cannot be applied (a copy, a binary diff) and for any other line.
+    fn read_extended(&mut self, l: PatchLine<'a>) -> Result<(), Error> {
+        let t = l.text;
+        if let Some(p) = t.strip_prefix("rename from ") {
+            self.rename_from = Some(clean(p));
+        } else if let Some(p) = t.strip_prefix("rename to ") {
+            self.rename_to = Some(clean(p));
+        } else if t.starts_with("new file mode ") {
+            self.new_file = true;
+        } else if t.starts_with("deleted file mode ") {
+            self.deleted_file = true;
+        } else if t.starts_with("copy from ") || t.starts_with("copy to ") {
+            return Err(Error::syntax(
+                l.number,
+                format!(
+                    "line {}: a copied file (git's \"copy from\" / \"copy to\") cannot be \
+                     applied: write the new file as \"*** Add File: PATH\" with its lines",
+                    l.number
+                ),
+            ));
+        } else if t.starts_with("Binary files ") || t.starts_with("GIT binary patch") {
+            return Err(Error::syntax(
+                l.number,
+                format!(
+                    "line {}: a binary diff cannot be applied: v4a patches text files only",
+                    l.number
+                ),
+            ));
+        } else if !(is_git_header(t)
+            || t.starts_with("dissimilarity index ")
+            || t.starts_with("====")
+            || t.trim().is_empty())
+        {
+            return Err(Error::syntax(
+                l.number,
+                format!(
+                    "unexpected line {} {t:?} in the header of a unified diff: expected \
+                     \"--- PATH\" and \"+++ PATH\" lines, then hunks starting with \"@@\"",
+                    l.number
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<'a> Parser<'_, 'a> {
     /// A whole unified diff: one file operation per `--- ` / `+++ ` pair or `diff` section.
     pub(super) fn parse_unified(&mut self) -> Result<(), Error> {
         while let Some(l) = self.peek() {
@@ -78,7 +127,22 @@ impl Parser<'_, '_> {
         Ok(())
     }
 
+    /// One file section: its header, then its hunks.
     fn parse_unified_file(&mut self, start: PatchLine<'_>) -> Result<(), Error> {
+        let h = self.read_header()?;
+        let op = resolve(&h, start.number)?;
+        let hunks = if self.peek().is_some_and(|l| l.text.starts_with("@@")) {
+            let name = op.target().to_string();
+            self.parse_hunks(&name, true)?
+        } else {
+            Vec::new()
+        };
+        self.push_unified(op, hunks)
+    }
+
+    /// The header of a file section, read up to its first `@@` line, past its `--- `/`+++ `
+    /// pair, or up to the next file's `diff` line (a file without hunks).
+    fn read_header(&mut self) -> Result<Header<'a>, Error> {
         let mut h = Header::default();
         let mut first = true;
         while let Some(l) = self.peek() {
@@ -108,58 +172,15 @@ impl Parser<'_, '_> {
                 h.new = Some(clean(new));
                 self.pos += 2;
                 break;
-            } else if let Some(p) = t.strip_prefix("rename from ") {
-                h.rename_from = Some(clean(p));
-            } else if let Some(p) = t.strip_prefix("rename to ") {
-                h.rename_to = Some(clean(p));
-            } else if t.starts_with("new file mode ") {
-                h.new_file = true;
-            } else if t.starts_with("deleted file mode ") {
-                h.deleted_file = true;
-            } else if t.starts_with("copy from ") || t.starts_with("copy to ") {
-                return Err(Error::syntax(
-                    l.number,
-                    format!(
-                        "line {}: a copied file (git's \"copy from\" / \"copy to\") cannot be \
-                         applied: write the new file as \"*** Add File: PATH\" with its lines",
-                        l.number
-                    ),
-                ));
-            } else if t.starts_with("Binary files ") || t.starts_with("GIT binary patch") {
-                return Err(Error::syntax(
-                    l.number,
-                    format!(
-                        "line {}: a binary diff cannot be applied: v4a patches text files only",
-                        l.number
-                    ),
-                ));
             } else if t.starts_with("@@") {
                 break;
-            } else if !(is_git_header(t)
-                || t.starts_with("dissimilarity index ")
-                || t.starts_with("====")
-                || t.trim().is_empty())
-            {
-                return Err(Error::syntax(
-                    l.number,
-                    format!(
-                        "unexpected line {} {t:?} in the header of a unified diff: expected \
-                         \"--- PATH\" and \"+++ PATH\" lines, then hunks starting with \"@@\"",
-                        l.number
-                    ),
-                ));
+            } else {
+                h.read_extended(l)?;
             }
             first = false;
             self.pos += 1;
         }
-        let op = resolve(&h, start.number)?;
-        let hunks = if self.peek().is_some_and(|l| l.text.starts_with("@@")) {
-            let name = op.target().to_string();
-            self.parse_hunks(&name, true)?
-        } else {
-            Vec::new()
-        };
-        self.push_unified(op, hunks)
+        Ok(h)
     }
 
     fn push_unified(&mut self, mut op: FileOp, hunks: Vec<Hunk>) -> Result<(), Error> {

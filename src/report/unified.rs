@@ -178,72 +178,93 @@ fn render_lines(
     if changes.is_empty() {
         return out;
     }
+    let (old_name, new_name) = file_names(source, text, path, destination);
+    out.push_str(&format!("--- {old_name}\n+++ {new_name}\n"));
+    let mut i = 0;
+    while i < changes.len() {
+        let j = group_end(&changes, i, context);
+        push_hunk(&mut out, (old, new), &changes[i..=j], context);
+        i = j + 1;
+    }
+    out
+}
+
+/// The `---` and `+++` names: `a/path` and `b/path` (`b/destination` for a move), `a` and `b`
+/// without a path, `/dev/null` for the side of an added or deleted file.
+fn file_names(
+    source: &str,
+    text: &str,
+    path: Option<&str>,
+    destination: Option<&str>,
+) -> (String, String) {
     let old_name = match path {
-        Some(p) if !source.is_empty() || !text.is_empty() => format!("a/{p}"),
+        _ if source.is_empty() && path.is_some() => "/dev/null".to_string(),
+        Some(p) => format!("a/{p}"),
         _ => "a".to_string(),
     };
     let new_name = match (destination, path) {
+        _ if text.is_empty() && path.is_some() && !source.is_empty() => "/dev/null".to_string(),
         (Some(d), _) => format!("b/{d}"),
         (None, Some(p)) => format!("b/{p}"),
         _ => "b".to_string(),
     };
-    let old_name = if source.is_empty() && path.is_some() {
-        "/dev/null".to_string()
-    } else {
-        old_name
+    (old_name, new_name)
+}
+
+/// The index of the last change of the group that starts at `changes[i]`: changes whose
+/// context would touch go in one hunk.
+fn group_end(changes: &[Run], i: usize, context: usize) -> usize {
+    let mut j = i;
+    // Saturating: a caller's edit script (the C ABI takes one) may be out of order, and
+    // `context` may be `usize::MAX` ("all of it").
+    while j + 1 < changes.len()
+        && changes[j + 1].old.start.saturating_sub(changes[j].old.end) <= context.saturating_mul(2)
+    {
+        j += 1;
+    }
+    j
+}
+
+/// Appends one `@@` hunk holding the changes of `group` (non-empty) with `context` lines
+/// around them.
+fn push_hunk(
+    out: &mut String,
+    (old, new): (&Lines<'_>, &Lines<'_>),
+    group: &[Run],
+    context: usize,
+) {
+    let (Some(first), Some(last)) = (group.first(), group.last()) else {
+        return;
     };
-    let new_name = if text.is_empty() && path.is_some() && !source.is_empty() {
-        "/dev/null".to_string()
-    } else {
-        new_name
-    };
-    out.push_str(&format!("--- {old_name}\n+++ {new_name}\n"));
-    // Group changes whose context would touch.
-    let mut i = 0;
-    while i < changes.len() {
-        let mut j = i;
-        // Saturating: a caller's edit script (the C ABI takes one) may be out of order, and
-        // `context` may be `usize::MAX` ("all of it").
-        while j + 1 < changes.len()
-            && changes[j + 1].old.start.saturating_sub(changes[j].old.end)
-                <= context.saturating_mul(2)
-        {
-            j += 1;
-        }
-        let first = &changes[i];
-        let last = &changes[j];
-        let lead = context.min(first.old.start).min(first.new.start);
-        let o_start = first.old.start - lead;
-        let n_start = first.new.start - lead;
-        let trail = context
-            .min(old.len() - last.old.end)
-            .min(new.len().saturating_sub(last.new.end));
-        let o_end = last.old.end + trail;
-        let n_end = last.new.end + trail;
-        out.push_str(&format!(
-            "@@ -{} +{} @@\n",
-            range(o_start, o_end.saturating_sub(o_start)),
-            range(n_start, n_end.saturating_sub(n_start))
-        ));
-        let mut o = o_start;
-        for ch in &changes[i..=j] {
-            while o < ch.old.start {
-                push_line(&mut out, ' ', old, o);
-                o += 1;
-            }
-            for k in ch.old.clone() {
-                push_line(&mut out, '-', old, k);
-            }
-            for k in ch.new.clone() {
-                push_line(&mut out, '+', new, k);
-            }
-            o = ch.old.end;
-        }
-        while o < o_end {
-            push_line(&mut out, ' ', old, o);
+    let lead = context.min(first.old.start).min(first.new.start);
+    let o_start = first.old.start - lead;
+    let n_start = first.new.start - lead;
+    let trail = context
+        .min(old.len() - last.old.end)
+        .min(new.len().saturating_sub(last.new.end));
+    let o_end = last.old.end + trail;
+    let n_end = last.new.end + trail;
+    out.push_str(&format!(
+        "@@ -{} +{} @@\n",
+        range(o_start, o_end.saturating_sub(o_start)),
+        range(n_start, n_end.saturating_sub(n_start))
+    ));
+    let mut o = o_start;
+    for ch in group {
+        while o < ch.old.start {
+            push_line(out, ' ', old, o);
             o += 1;
         }
-        i = j + 1;
+        for k in ch.old.clone() {
+            push_line(out, '-', old, k);
+        }
+        for k in ch.new.clone() {
+            push_line(out, '+', new, k);
+        }
+        o = ch.old.end;
     }
-    out
+    while o < o_end {
+        push_line(out, ' ', old, o);
+        o += 1;
+    }
 }
