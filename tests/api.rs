@@ -90,6 +90,56 @@ fn unified_diff_rendering() {
     );
 }
 
+/// The `---`/`+++` names of each kind of operation: `a/` and `b/` paths, a move's
+/// destination, `/dev/null` on the missing side of an added or deleted file.
+#[test]
+fn unified_diff_names_each_kind_of_operation() {
+    let patch = v4a::Patch::parse(
+        "*** Begin Patch\n*** Update File: u\n@@\n-1\n+one\n*** Update File: m\n*** Move to: d\n\
+         @@\n-x\n+y\n*** Add File: n\n+new\n*** Delete File: gone\n*** End Patch\n",
+    )
+    .unwrap();
+    let sources = |p: &str| match p {
+        "u" => Some("1\n2\n"),
+        "m" => Some("x\n"),
+        "gone" => Some("old\n"),
+        _ => None,
+    };
+    let r = patch.apply(sources, &Options::default()).unwrap();
+    let diffs: Vec<String> = r.files.iter().map(|f| f.applied.unified_diff(3)).collect();
+    assert_eq!(
+        diffs,
+        [
+            "--- a/u\n+++ b/u\n@@ -1,2 +1,2 @@\n-1\n+one\n 2\n",
+            "--- a/m\n+++ b/d\n@@ -1 +1 @@\n-x\n+y\n",
+            "--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+new\n",
+            "--- a/gone\n+++ /dev/null\n@@ -1 +0,0 @@\n-old\n",
+        ]
+    );
+}
+
+/// Changes whose context would touch (at most twice the context apart) share one `@@` hunk;
+/// one line farther, each has its own.
+#[test]
+fn unified_diff_groups_changes_whose_context_touches() {
+    let source: String = (1..=20).map(|n| format!("{n}\n")).collect();
+    let diff_of = |far: &str, to: &str| {
+        let patch = format!("@@\n-2\n+two\n@@\n-{far}\n+{to}\n");
+        apply(&source, &patch, Mode::Update, &Options::default())
+            .unwrap()
+            .unified_diff(3)
+    };
+    assert_eq!(
+        diff_of("9", "nine"),
+        "--- a\n+++ b\n@@ -1,12 +1,12 @@\n 1\n-2\n+two\n 3\n 4\n 5\n 6\n 7\n 8\n-9\n+nine\n 10\n 11\n 12\n"
+    );
+    assert_eq!(
+        diff_of("10", "ten"),
+        "--- a\n+++ b\n@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n 4\n 5\n\
+         @@ -7,7 +7,7 @@\n 7\n 8\n 9\n-10\n+ten\n 11\n 12\n 13\n"
+    );
+}
+
 #[test]
 fn hunk_reports() {
     let src = "def f():\n    x = 1\n    return x\n";
