@@ -298,6 +298,65 @@ fn generation_on_periodic_files_and_terminator_changes() {
     assert_eq!(e.status(), Status::InvalidArgument);
 }
 
+/// What a unified diff's file header cannot hold is a syntax error at its line, with the
+/// whole message: a `---` without `+++`, a copy, a binary diff, a line of no header.
+#[test]
+fn unified_headers_refuse_what_cannot_be_applied() {
+    let cases = [
+        (
+            "diff --git a/x b/x\n--- a/x\nnot plus\n",
+            2,
+            "line 2: a \"--- PATH\" header must be followed by a \"+++ PATH\" line",
+        ),
+        (
+            "diff --git a/x b/y\nsimilarity index 100%\ncopy from x\ncopy to y\n",
+            3,
+            "line 3: a copied file (git's \"copy from\" / \"copy to\") cannot be applied: write \
+             the new file as \"*** Add File: PATH\" with its lines",
+        ),
+        (
+            "diff --git a/x b/x\nindex 1..2 100644\nBinary files a/x and b/x differ\n",
+            3,
+            "line 3: a binary diff cannot be applied: v4a patches text files only",
+        ),
+        (
+            "diff --git a/x b/x\nsurprise\n--- a/x\n+++ b/x\n@@\n-a\n+b\n",
+            2,
+            "unexpected line 2 \"surprise\" in the header of a unified diff: expected \"--- \
+             PATH\" and \"+++ PATH\" lines, then hunks starting with \"@@\"",
+        ),
+    ];
+    for (text, line, message) in cases {
+        let e = v4a::Patch::parse(text).unwrap_err();
+        assert_eq!(
+            (e.status(), e.message(), e.diagnostics().patch_line),
+            (Status::PatchSyntax, message, Some(line)),
+            "{text:?}"
+        );
+    }
+}
+
+/// From the files after the patch, a hunk of deletions alone cannot be reversed: the error
+/// names that hunk (the second here) and the file, and points to the files before.
+#[test]
+fn reverse_applied_names_the_hunk_of_deletions_alone() {
+    let patch = v4a::Patch::parse(
+        "*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n@@\n-z\n*** End Patch\n",
+    )
+    .unwrap();
+    let e = patch
+        .reverse_applied(|_| Some("x\nY\n"), &Options::default())
+        .unwrap_err();
+    assert_eq!(e.status(), Status::InvalidArgument);
+    assert_eq!(
+        e.message(),
+        "cannot reverse hunk 2 of \"*** Update File: a\" from the files after the patch: it only \
+         deletes lines, without a context line, so nothing in the files after it says where they \
+         were. Reverse it from the files before the patch"
+    );
+    assert_eq!(e.diagnostics().hunk, Some(2));
+}
+
 #[test]
 fn reverse_says_which_state_the_files_are_in() {
     let patch = v4a::Patch::parse(
