@@ -38,6 +38,9 @@ cargo fmt --all -- --check
 step "cargo clippy -- -D warnings"
 cargo clippy --all-targets --locked -- -D warnings
 
+step "fuzz/Cargo.lock up to date (the fuzz workspace resolves with --locked)"
+cargo metadata --locked --format-version 1 --manifest-path fuzz/Cargo.toml >/dev/null
+
 step "cargo test (unit, vectors, properties, grammar, doc tests)"
 cargo test --locked
 
