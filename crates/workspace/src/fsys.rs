@@ -23,6 +23,15 @@ pub(crate) struct Ident {
     pub ino: u64,
 }
 
+/// A moment on a file system's own clock: the status change time of a file this apply
+/// created (the lock) before it read anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    /// The file system (device) whose clock it is.
+    pub dev: u64,
+    pub time: (i64, u64),
+}
+
 /// What a directory entry is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -39,6 +48,9 @@ pub(crate) struct Meta {
     pub kind: Kind,
     pub size: u64,
     pub mtime: (i64, u64),
+    /// The status change time: set by the file system to its own clock on every write,
+    /// link, rename or attribute change; no program can set it back.
+    pub ctime: (i64, u64),
     pub mode: u32,
     pub uid: u32,
     pub gid: u32,
@@ -62,6 +74,7 @@ impl Meta {
             kind,
             size: st.st_size as u64,
             mtime: (st.st_mtime as i64, st.st_mtime_nsec as u64),
+            ctime: (st.st_ctime as i64, st.st_ctime_nsec as u64),
             mode: st.st_mode as u32 & 0o7777,
             uid: st.st_uid as u32,
             gid: st.st_gid as u32,
