@@ -267,7 +267,7 @@ fn run(
 ) -> Result<()> {
     let _ = root;
     // 2. Temporary files and backups.
-    let dirs = stage(steps, j, notes)?;
+    let (dirs, linked) = stage(steps, j, notes)?;
     if durable {
         // The temporary files and backups must be on disk before the journal says "rename".
         sync_all(&dirs);
@@ -281,8 +281,8 @@ fn run(
     // 4. Replace.
     j.state = State::Rename;
     j.store(state, durable).map_err(journal_error)?;
-    for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
-        replace(s, e, dir)?;
+    for (((s, e), dir), l) in steps.iter().zip(&j.entries).zip(&dirs).zip(&linked) {
+        replace(s, e, dir, l.as_ref())?;
     }
     sync_all(&dirs);
     // 5. Nobody wrote an original between its check and its rename.
@@ -300,10 +300,14 @@ fn run(
     Ok(())
 }
 
+/// Each step's directory handle, and its original as it was once its backup link was made.
+type Staged = (Vec<Rc<OwnedFd>>, Vec<Option<Meta>>);
+
 /// Step 2: each step's directory (created where missing), its temporary file (for a write)
-/// and the backup of its original; returns each step's directory handle.
-fn stage(steps: &[Step], j: &mut Journal, notes: &mut Vec<String>) -> Result<Vec<Rc<OwnedFd>>> {
+/// and the backup of its original.
+fn stage(steps: &[Step], j: &mut Journal, notes: &mut Vec<String>) -> Result<Staged> {
     let mut dirs: Vec<Rc<OwnedFd>> = Vec::with_capacity(steps.len());
+    let mut linked = Vec::with_capacity(steps.len());
     let mut made = HashMap::new();
     for (s, e) in steps.iter().zip(j.entries.iter_mut()) {
         hooks::pause();
@@ -320,16 +324,18 @@ fn stage(steps: &[Step], j: &mut Journal, notes: &mut Vec<String>) -> Result<Vec
             e.temp_ident = Some(ident);
         }
         if let (Some(b), Some(fp)) = (&e.backup, s.original()) {
-            backup(&dir, b, fp, s, e)?;
+            linked.push(Some(backup(&dir, b, fp, s, e)?));
+        } else {
+            linked.push(None);
         }
         dirs.push(dir);
     }
-    Ok(dirs)
+    Ok((dirs, linked))
 }
 
 /// Keeps the original of a step as the hard link `b` beside it, and checks the link is the
-/// file that was read.
-fn backup(dir: &OwnedFd, b: &str, fp: &Fingerprint, s: &Step, e: &Entry) -> Result<()> {
+/// file that was read; returns the original as the link left it (its ctime is the link's).
+fn backup(dir: &OwnedFd, b: &str, fp: &Fingerprint, s: &Step, e: &Entry) -> Result<Meta> {
     if fp.settled {
         // No hash: the ctime is the proof, and the link below changes it, so it is checked
         // now (a write since the read set it to a later time).
@@ -351,14 +357,15 @@ fn backup(dir: &OwnedFd, b: &str, fp: &Fingerprint, s: &Step, e: &Entry) -> Resu
         )
     })?;
     match lstat_at(dir, b) {
-        Ok(Some(m)) if m.ident == fp.meta.ident => Ok(()),
+        Ok(Some(m)) if m.ident == fp.meta.ident => Ok(m),
         _ => Err(changed(s.shown, Some(s.patch_line))),
     }
 }
 
-/// Step 4 for one step: a quick check that the entry is still what was read, then the
-/// rename of its temporary file over it, or its removal.
-fn replace(s: &Step, e: &Entry, dir: &OwnedFd) -> Result<()> {
+/// Step 4 for one step: a quick check that the entry is still what was read (and, since its
+/// backup link, has not changed even its ctime: nothing of the apply touches it in between),
+/// then the rename of its temporary file over it, or its removal.
+fn replace(s: &Step, e: &Entry, dir: &OwnedFd, linked: Option<&Meta>) -> Result<()> {
     hooks::pause();
     let verb = match s.kind {
         StepKind::Write { .. } => "replace",
@@ -379,7 +386,9 @@ fn replace(s: &Step, e: &Entry, dir: &OwnedFd) -> Result<()> {
         )
     })?;
     let unchanged = match (s.original(), now) {
-        (Some(fp), Some(m)) => same_state(&fp.meta, &m),
+        (Some(fp), Some(m)) => {
+            same_state(&fp.meta, &m) && linked.is_none_or(|l| l.ctime == m.ctime)
+        }
         (None, None) => true,
         _ => false,
     };
