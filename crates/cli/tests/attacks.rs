@@ -247,6 +247,88 @@ fn a_concurrent_appender_never_loses_a_line() {
     eprintln!("3 rounds: {changed} CHANGED_ON_DISK, {applied} applied; no appended line lost");
 }
 
+/// Another process rewrites the first line in place while a slow apply edits the file, with
+/// the same size and its modification time put back each time (what `cp -p` or `touch -r`
+/// leave): no rewrite is ever lost. The file was last changed before the apply began, so the
+/// apply pins it by its status change time instead of a hash of its content; that pin must
+/// see a write the size and the mtime cannot.
+#[test]
+fn a_same_size_rewrite_with_its_mtime_put_back_is_never_lost() {
+    if !slow_hook() {
+        return;
+    }
+    let body: String = (0..2000).map(|i| format!("row {i}\n")).collect();
+    let (mut changed, mut applied) = (0, 0);
+    for round in 0..3 {
+        let s = Scene::new(&[("f.txt", &format!("mark 0000\n{body}"))]);
+        let path = s.work().join("f.txt");
+        let mtime = fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .expect("mtime");
+        // Older than the apply's lock on the file system's clock (ticks of a few ms).
+        std::thread::sleep(Duration::from_millis(30));
+        let patch = s.patch(
+            "p",
+            "*** Update File: f.txt\n@@\n row 1000\n-row 1001\n+edited\n",
+        );
+        let mut child = s.spawn(&patch, 100, &[]);
+        let orig = fs::metadata(&path).expect("f.txt").ino();
+        // Mostly after the apply's read (its first pause is after it), so that the file is
+        // read as settled and only the ctime can tell.
+        std::thread::sleep(Duration::from_millis(50));
+        let start = Instant::now();
+        // `confirmed`: the last rewrite that reached the original before it was replaced
+        // (the name still named it afterwards); `last`: the last rewrite of the original.
+        let (mut confirmed, mut last) = (String::from("mark 0000\n"), String::new());
+        let mut i = 1;
+        while child.try_wait().expect("wait").is_none() && start.elapsed() < Duration::from_secs(20)
+        {
+            let mut f = fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .expect("open");
+            if f.metadata().expect("fstat").ino() != orig {
+                break; // replaced: the apply is past its checks
+            }
+            last = format!("mark {i:04}\n");
+            std::io::Write::write_all(&mut f, last.as_bytes()).expect("rewrite");
+            f.set_modified(mtime).expect("put the mtime back");
+            drop(f);
+            if fs::metadata(&path).expect("f.txt").ino() != orig {
+                // It raced the rename itself and went to the replaced original (size and
+                // mtime are all that is checked after the rename: see SECURITY.md).
+                break;
+            }
+            confirmed = last.clone();
+            i += 1;
+            std::thread::sleep(Duration::from_millis(7));
+        }
+        let o = child.wait_with_output().expect("v4a ends");
+        let now = fs::read_to_string(&path).expect("f.txt");
+        if o.status.success() {
+            applied += 1;
+            assert!(now.contains("\nedited\n"));
+            assert!(
+                now.starts_with(confirmed.as_str()),
+                "round {round}: the rewrite {confirmed:?} was lost: {:?}",
+                &now[..10]
+            );
+        } else {
+            changed += 1;
+            assert!(
+                last.is_empty() || now.starts_with(last.as_str()),
+                "round {round}: the rewrite {last:?} was lost: {:?}",
+                &now[..10]
+            );
+            let err = text(&o.stderr);
+            assert!(err.contains("changed on disk"), "{err}");
+            assert!(!now.contains("\nedited\n"));
+        }
+        assert!(!s.work().join(".v4a").exists());
+    }
+    eprintln!("3 rounds: {changed} CHANGED_ON_DISK, {applied} applied; no rewrite lost");
+}
+
 /// Two applies at once on one file, each changing another line: the lock serialises them, so
 /// both edits land (the second reads the file after the first wrote it).
 #[test]

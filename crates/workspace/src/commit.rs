@@ -267,7 +267,47 @@ fn run(
 ) -> Result<()> {
     let _ = root;
     // 2. Temporary files and backups.
+    let (dirs, linked) = stage(steps, j, notes)?;
+    if durable {
+        // The temporary files and backups must be on disk before the journal says "rename".
+        sync_all(&dirs);
+    }
+    // 3. Every original is still what was read.
+    for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
+        if let (Some(fp), Some(b)) = (s.original(), &e.backup) {
+            verify(dir, b, fp, hasher).map_err(|_| changed(s.shown, Some(s.patch_line)))?;
+        }
+    }
+    // 4. Replace.
+    j.state = State::Rename;
+    j.store(state, durable).map_err(journal_error)?;
+    for (((s, e), dir), l) in steps.iter().zip(&j.entries).zip(&dirs).zip(&linked) {
+        replace(s, e, dir, l.as_ref())?;
+    }
+    sync_all(&dirs);
+    // 5. Nobody wrote an original between its check and its rename.
+    for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
+        if let (Some(fp), Some(b)) = (s.original(), &e.backup) {
+            match lstat_at(dir, b) {
+                Ok(Some(m)) if same_state(&fp.meta, &m) => {}
+                _ => return Err(changed(s.shown, Some(s.patch_line))),
+            }
+        }
+    }
+    // 6. Commit.
+    j.state = State::Commit;
+    j.store(state, durable).map_err(journal_error)?;
+    Ok(())
+}
+
+/// Each step's directory handle, and its original as it was once its backup link was made.
+type Staged = (Vec<Rc<OwnedFd>>, Vec<Option<Meta>>);
+
+/// Step 2: each step's directory (created where missing), its temporary file (for a write)
+/// and the backup of its original.
+fn stage(steps: &[Step], j: &mut Journal, notes: &mut Vec<String>) -> Result<Staged> {
     let mut dirs: Vec<Rc<OwnedFd>> = Vec::with_capacity(steps.len());
+    let mut linked = Vec::with_capacity(steps.len());
     let mut made = HashMap::new();
     for (s, e) in steps.iter().zip(j.entries.iter_mut()) {
         hooks::pause();
@@ -284,113 +324,101 @@ fn run(
             e.temp_ident = Some(ident);
         }
         if let (Some(b), Some(fp)) = (&e.backup, s.original()) {
-            rfs::linkat(
-                &dir,
-                s.loc.name.as_str(),
-                &dir,
-                b.as_str(),
-                AtFlags::empty(),
-            )
-            .map_err(|err| {
+            linked.push(Some(backup(&dir, b, fp, s, e)?));
+        } else {
+            linked.push(None);
+        }
+        dirs.push(dir);
+    }
+    Ok((dirs, linked))
+}
+
+/// Keeps the original of a step as the hard link `b` beside it, and checks the link is the
+/// file that was read; returns the original as the link left it (its ctime is the link's).
+fn backup(dir: &OwnedFd, b: &str, fp: &Fingerprint, s: &Step, e: &Entry) -> Result<Meta> {
+    if fp.settled {
+        // No hash: the ctime is the proof, and the link below changes it, so it is checked
+        // now (a write since the read set it to a later time).
+        match lstat_at(dir, &s.loc.name) {
+            Ok(Some(m)) if same_state(&fp.meta, &m) && m.ctime == fp.meta.ctime => {}
+            _ => return Err(changed(s.shown, Some(s.patch_line))),
+        }
+    }
+    rfs::linkat(dir, s.loc.name.as_str(), dir, b, AtFlags::empty()).map_err(|err| {
+        Error::io(
+            Some(s.shown),
+            &format!(
+                "keep the original of {} while replacing it (a hard link beside it, in {}, was \
+                 refused)",
+                escape_path(s.shown),
+                dir_name(&e.dir)
+            ),
+            err,
+        )
+    })?;
+    match lstat_at(dir, b) {
+        Ok(Some(m)) if m.ident == fp.meta.ident => Ok(m),
+        _ => Err(changed(s.shown, Some(s.patch_line))),
+    }
+}
+
+/// Step 4 for one step: a quick check that the entry is still what was read (and, since its
+/// backup link, has not changed even its ctime: nothing of the apply touches it in between),
+/// then the rename of its temporary file over it, or its removal.
+fn replace(s: &Step, e: &Entry, dir: &OwnedFd, linked: Option<&Meta>) -> Result<()> {
+    hooks::pause();
+    let verb = match s.kind {
+        StepKind::Write { .. } => "replace",
+        StepKind::Remove { .. } => "remove",
+    };
+    hooks::fail(s.shown).map_err(|err| {
+        Error::io(
+            Some(s.shown),
+            &format!("{verb} {}", escape_path(s.shown)),
+            err,
+        )
+    })?;
+    let now = lstat_at(dir, &s.loc.name).map_err(|err| {
+        Error::io(
+            Some(s.shown),
+            &format!("look up {}", escape_path(s.shown)),
+            err,
+        )
+    })?;
+    let unchanged = match (s.original(), now) {
+        (Some(fp), Some(m)) => {
+            same_state(&fp.meta, &m) && linked.is_none_or(|l| l.ctime == m.ctime)
+        }
+        (None, None) => true,
+        _ => false,
+    };
+    if !unchanged {
+        return Err(changed(s.shown, Some(s.patch_line)));
+    }
+    match &s.kind {
+        StepKind::Write { replaces, .. } => {
+            let temp = e.temp.as_deref().unwrap_or_default();
+            rename(dir, temp, &s.loc.name, replaces.is_none()).map_err(|err| {
                 Error::io(
                     Some(s.shown),
                     &format!(
-                        "keep the original of {} while replacing it (a hard link beside it, \
-                             in {}, was refused)",
+                        "replace {} (rename in {})",
                         escape_path(s.shown),
                         dir_name(&e.dir)
                     ),
                     err,
                 )
-            })?;
-            match lstat_at(&dir, b) {
-                Ok(Some(m)) if m.ident == fp.meta.ident => {}
-                _ => return Err(changed(s.shown, Some(s.patch_line))),
-            }
+            })
         }
-        dirs.push(dir);
+        StepKind::Remove { .. } => rfs::unlinkat(dir, s.loc.name.as_str(), AtFlags::empty())
+            .map_err(|err| {
+                Error::io(
+                    Some(s.shown),
+                    &format!("remove {} from {}", escape_path(s.shown), dir_name(&e.dir)),
+                    err,
+                )
+            }),
     }
-    if durable {
-        // The temporary files and backups must be on disk before the journal says "rename".
-        sync_all(&dirs);
-    }
-    // 3. Every original is still what was read.
-    for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
-        if let (Some(fp), Some(b)) = (s.original(), &e.backup) {
-            verify(dir, b, fp, hasher).map_err(|_| changed(s.shown, Some(s.patch_line)))?;
-        }
-    }
-    // 4. Replace.
-    j.state = State::Rename;
-    j.store(state, durable).map_err(journal_error)?;
-    for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
-        hooks::pause();
-        let verb = match s.kind {
-            StepKind::Write { .. } => "replace",
-            StepKind::Remove { .. } => "remove",
-        };
-        hooks::fail(s.shown).map_err(|err| {
-            Error::io(
-                Some(s.shown),
-                &format!("{verb} {}", escape_path(s.shown)),
-                err,
-            )
-        })?;
-        let now = lstat_at(dir, &s.loc.name).map_err(|err| {
-            Error::io(
-                Some(s.shown),
-                &format!("look up {}", escape_path(s.shown)),
-                err,
-            )
-        })?;
-        let unchanged = match (s.original(), now) {
-            (Some(fp), Some(m)) => same_state(&fp.meta, &m),
-            (None, None) => true,
-            _ => false,
-        };
-        if !unchanged {
-            return Err(changed(s.shown, Some(s.patch_line)));
-        }
-        match &s.kind {
-            StepKind::Write { replaces, .. } => {
-                let temp = e.temp.as_deref().unwrap_or_default();
-                rename(dir, temp, &s.loc.name, replaces.is_none()).map_err(|err| {
-                    Error::io(
-                        Some(s.shown),
-                        &format!(
-                            "replace {} (rename in {})",
-                            escape_path(s.shown),
-                            dir_name(&e.dir)
-                        ),
-                        err,
-                    )
-                })?;
-            }
-            StepKind::Remove { .. } => {
-                rfs::unlinkat(dir, s.loc.name.as_str(), AtFlags::empty()).map_err(|err| {
-                    Error::io(
-                        Some(s.shown),
-                        &format!("remove {} from {}", escape_path(s.shown), dir_name(&e.dir)),
-                        err,
-                    )
-                })?;
-            }
-        }
-    }
-    sync_all(&dirs);
-    // 5. Nobody wrote an original between its check and its rename.
-    for ((s, e), dir) in steps.iter().zip(&j.entries).zip(&dirs) {
-        if let (Some(fp), Some(b)) = (s.original(), &e.backup) {
-            match lstat_at(dir, b) {
-                Ok(Some(m)) if same_state(&fp.meta, &m) => {}
-                _ => return Err(changed(s.shown, Some(s.patch_line))),
-            }
-        }
-    }
-    // 6. Commit.
-    j.state = State::Commit;
-    j.store(state, durable).map_err(journal_error)?;
-    Ok(())
 }
 
 /// Renames `temp` to `name` in `dir`; `no_replace`: the name must not exist (a file that

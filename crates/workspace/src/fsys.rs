@@ -23,6 +23,15 @@ pub(crate) struct Ident {
     pub ino: u64,
 }
 
+/// A moment on a file system's own clock: the status change time of a file this apply
+/// created (the lock) before it read anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    /// The file system (device) whose clock it is.
+    pub dev: u64,
+    pub time: (i64, u64),
+}
+
 /// What a directory entry is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -39,6 +48,9 @@ pub(crate) struct Meta {
     pub kind: Kind,
     pub size: u64,
     pub mtime: (i64, u64),
+    /// The status change time: set by the file system to its own clock on every write,
+    /// link, rename or attribute change; no program can set it back.
+    pub ctime: (i64, u64),
     pub mode: u32,
     pub uid: u32,
     pub gid: u32,
@@ -62,6 +74,7 @@ impl Meta {
             kind,
             size: st.st_size as u64,
             mtime: (st.st_mtime as i64, st.st_mtime_nsec as u64),
+            ctime: (st.st_ctime as i64, st.st_ctime_nsec as u64),
             mode: st.st_mode as u32 & 0o7777,
             uid: st.st_uid as u32,
             gid: st.st_gid as u32,
@@ -163,7 +176,7 @@ pub(crate) fn walk(
 ) -> Result<Located, WalkError> {
     let mut pending: Vec<String> = comps.to_vec();
     let mut links = 0usize;
-    'restart: loop {
+    loop {
         if let Some(bad) = refused_component(&pending, allow_vcs) {
             return Err(WalkError::Unsafe(format!(
                 "it goes into {bad}/, which is refused (version-control metadata and v4a's \
@@ -171,70 +184,93 @@ pub(crate) fn walk(
                 crate::path::STATE_DIR
             )));
         }
-        let mut fd = dup(root).map_err(|e| WalkError::Io("open the root".into(), e))?;
-        let mut done: Vec<String> = Vec::new();
-        for i in 0..pending.len() {
-            let comp = pending[i].clone();
-            if i + 1 == pending.len() {
-                let entry = lstat_at(&fd, &comp)
-                    .map_err(|e| WalkError::Io(format!("look up {}", shown(&done, &comp)), e))?;
-                if let (Some(m), true) = (entry, follow_last) {
-                    if m.kind == Kind::Link {
-                        pending = follow(&fd, &done, &comp, &[], &mut links)?;
-                        continue 'restart;
-                    }
-                }
-                return Ok(Located {
-                    dir: Rc::new(fd),
-                    dir_comps: done,
-                    missing_dirs: Vec::new(),
-                    name: comp,
-                    entry,
-                });
-            }
-            match open_subdir(&fd, &comp) {
-                Ok(d) => {
-                    fd = d;
-                    done.push(comp);
-                }
-                Err(e) if e.raw_os_error() == Some(rustix::io::Errno::NOENT.raw_os_error()) => {
-                    let missing = pending[i..pending.len() - 1].to_vec();
-                    let name = pending[pending.len() - 1].clone();
-                    return Ok(Located {
-                        dir: Rc::new(fd),
-                        dir_comps: done,
-                        missing_dirs: missing,
-                        name,
-                        entry: None,
-                    });
-                }
-                Err(e)
-                    if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error())
-                        || e.raw_os_error() == Some(rustix::io::Errno::NOTDIR.raw_os_error()) =>
-                {
-                    let m = lstat_at(&fd, &comp).map_err(|e| {
-                        WalkError::Io(format!("look up {}", shown(&done, &comp)), e)
-                    })?;
-                    match m.map(|m| m.kind) {
-                        Some(Kind::Link) => {
-                            pending = follow(&fd, &done, &comp, &pending[i + 1..], &mut links)?;
-                            continue 'restart;
-                        }
-                        _ => {
-                            let mut p = done.clone();
-                            p.push(comp);
-                            return Err(WalkError::NotADir(p.join("/")));
-                        }
-                    }
-                }
-                Err(e) => {
-                    return Err(WalkError::Io(format!("open {}", shown(&done, &comp)), e));
-                }
-            }
+        match walk_once(root, &pending, follow_last, &mut links)? {
+            Walked::Found(loc) => return Ok(loc),
+            Walked::Restart(next) => pending = next,
         }
+    }
+}
+
+/// How one pass over the components ended.
+enum Walked {
+    /// The entry, located.
+    Found(Located),
+    /// A symbolic link on the way: walk these components from the root instead.
+    Restart(Vec<String>),
+}
+
+/// One pass over `pending` from the root, until the entry, a missing directory or a link.
+fn walk_once(
+    root: &OwnedFd,
+    pending: &[String],
+    follow_last: bool,
+    links: &mut usize,
+) -> Result<Walked, WalkError> {
+    let mut fd = dup(root).map_err(|e| WalkError::Io("open the root".into(), e))?;
+    let mut done: Vec<String> = Vec::new();
+    let Some((last, dirs)) = pending.split_last() else {
         return Err(WalkError::Unsafe(
             "the path names the root directory".into(),
         ));
+    };
+    for (i, comp) in dirs.iter().enumerate() {
+        match open_subdir(&fd, comp) {
+            Ok(d) => {
+                fd = d;
+                done.push(comp.clone());
+            }
+            Err(e) if e.raw_os_error() == Some(rustix::io::Errno::NOENT.raw_os_error()) => {
+                return Ok(Walked::Found(Located {
+                    dir: Rc::new(fd),
+                    dir_comps: done,
+                    missing_dirs: dirs[i..].to_vec(),
+                    name: last.clone(),
+                    entry: None,
+                }));
+            }
+            Err(e)
+                if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error())
+                    || e.raw_os_error() == Some(rustix::io::Errno::NOTDIR.raw_os_error()) =>
+            {
+                return not_a_dir(&fd, &done, comp, &pending[i + 1..], links);
+            }
+            Err(e) => return Err(WalkError::Io(format!("open {}", shown(&done, comp)), e)),
+        }
+    }
+    let entry = lstat_at(&fd, last)
+        .map_err(|e| WalkError::Io(format!("look up {}", shown(&done, last)), e))?;
+    if let (Some(m), true) = (entry, follow_last) {
+        if m.kind == Kind::Link {
+            return follow(&fd, &done, last, &[], links).map(Walked::Restart);
+        }
+    }
+    Ok(Walked::Found(Located {
+        dir: Rc::new(fd),
+        dir_comps: done,
+        missing_dirs: Vec::new(),
+        name: last.clone(),
+        entry,
+    }))
+}
+
+/// A component the path needs as a directory could not be opened as one: a symbolic link is
+/// followed (the walk restarts), anything else is `NotADir`.
+fn not_a_dir(
+    fd: &OwnedFd,
+    done: &[String],
+    comp: &str,
+    rest: &[String],
+    links: &mut usize,
+) -> Result<Walked, WalkError> {
+    let m = lstat_at(fd, comp)
+        .map_err(|e| WalkError::Io(format!("look up {}", shown(done, comp)), e))?;
+    match m.map(|m| m.kind) {
+        Some(Kind::Link) => follow(fd, done, comp, rest, links).map(Walked::Restart),
+        _ => {
+            let mut p = done.to_vec();
+            p.push(comp.to_string());
+            Err(WalkError::NotADir(p.join("/")))
+        }
     }
 }
 

@@ -303,7 +303,7 @@ impl Workspace {
             }
         }
         let hasher = RandomState::new();
-        let plans = prepare::prepare(&self.root, patch, opts, &hasher)?;
+        let plans = prepare::prepare(&self.root, patch, opts, &hasher, None)?;
         let (outcome, _) = compute(patch, plans, opts)?;
         Ok(outcome)
     }
@@ -331,7 +331,7 @@ impl Workspace {
             has_file_headers: true,
         };
         let hasher = RandomState::new();
-        let mut plans = prepare::prepare(&self.root, &patch, opts, &hasher)?;
+        let mut plans = prepare::prepare(&self.root, &patch, opts, &hasher, None)?;
         match plans.pop().and_then(|p| p.bytes) {
             Some(b) => Ok(b),
             None => Err(Error::status_at(
@@ -405,7 +405,9 @@ impl Workspace {
     fn apply_locked(&self, patch: &Patch, opts: &WorkspaceOptions, lock: &Lock) -> Result<Outcome> {
         let recovered = recover_locked(&self.root, &lock.state)?;
         let hasher = RandomState::new();
-        let plans = prepare::prepare(&self.root, patch, opts, &hasher)?;
+        // Files last changed before the lock was taken need no content hash (their ctime
+        // pins them); the others are hashed.
+        let plans = prepare::prepare(&self.root, patch, opts, &hasher, lock.stamp())?;
         let (mut outcome, work) = compute(patch, plans, opts)?;
         outcome.recovered = recovered;
         let steps = work.steps(patch, &outcome, opts)?;

@@ -9,7 +9,7 @@ use rustix::io::Errno;
 use v4a::Status;
 
 use crate::error::{Error, Result};
-use crate::fsys::{lstat_at, open_subdir, Ident, Meta};
+use crate::fsys::{lstat_at, open_subdir, Ident, Meta, Stamp};
 use crate::path::STATE_DIR;
 
 /// The lock file's name inside [`STATE_DIR`].
@@ -45,6 +45,16 @@ impl Lock {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    /// The lock file's status change time: a moment on the root file system's clock before
+    /// this apply read any file (`None` if it cannot be read).
+    pub(crate) fn stamp(&self) -> Option<Stamp> {
+        let m = Meta::of(&rfs::fstat(&self.file).ok()?);
+        Some(Stamp {
+            dev: m.ident.dev,
+            time: m.ctime,
+        })
     }
 
     /// Removes the lock file and the state directory (if empty), then unlocks.

@@ -12,19 +12,25 @@ use rustix::fs::{self as rfs, Access, AtFlags};
 use v4a::{FileOp, OpKind, Patch, Status};
 
 use crate::error::{Error, Result};
-use crate::fsys::{open_file, walk, Ident, Kind, Located, Meta, WalkError};
+use crate::fsys::{open_file, walk, Ident, Kind, Located, Meta, Stamp, WalkError};
 use crate::path::{components, escape_path};
 use crate::WorkspaceOptions;
 
 /// Bytes hashed at a time (the same cut for a file in memory and a file re-read from disk).
 const CHUNK: usize = 64 * 1024;
 
-/// What a file was when it was read: its identity, size and mtime, and a hash of its
-/// content (none for a symbolic link, which is compared by identity and mtime).
+/// What a file was when it was read: its identity, size and mtime, and either a hash of
+/// its content or its status change time (none for a symbolic link, which is compared by
+/// identity and mtime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Fingerprint {
     pub meta: Meta,
     pub hash: Option<u64>,
+    /// The file's last change (its ctime) is older than the apply: any write after the read
+    /// gets a later ctime from the file system's clock, so an unchanged ctime proves the
+    /// content unchanged and no hash is needed (checked just before the backup link, which
+    /// itself changes the ctime).
+    pub settled: bool,
 }
 
 /// One path of the patch, located.
@@ -89,11 +95,12 @@ pub(crate) fn prepare(
     patch: &Patch,
     opts: &WorkspaceOptions,
     hasher: &impl BuildHasher,
+    since: Option<Stamp>,
 ) -> Result<Vec<OpPlan>> {
     let mut plans = Vec::with_capacity(patch.ops.len());
     let mut dirs: HashMap<Ident, Rc<OwnedFd>> = HashMap::new();
     for op in &patch.ops {
-        let mut plan = prepare_op(root, op, opts, hasher)?;
+        let mut plan = prepare_op(root, op, opts, hasher, since)?;
         share_dir(&mut plan.path.loc, &mut dirs)?;
         if let Some(d) = plan.dest.as_mut() {
             share_dir(&mut d.loc, &mut dirs)?;
@@ -110,6 +117,7 @@ fn prepare_op(
     op: &FileOp,
     opts: &WorkspaceOptions,
     hasher: &impl BuildHasher,
+    since: Option<Stamp>,
 ) -> Result<OpPlan> {
     // Only an in-place Update edits the file a final link names; every other operation
     // works on the entry itself (a Delete removes the link, an Add onto a link is an Add onto
@@ -134,10 +142,11 @@ fn prepare_op(
             fp = Some(Fingerprint {
                 meta: m,
                 hash: None,
+                settled: false,
             });
             binary = true;
         } else {
-            let (b, f) = read(&loc, m, &op.path, hasher)?;
+            let (b, f) = read(&loc, m, &op.path, hasher, since)?;
             binary = std::str::from_utf8(&b).is_err();
             bytes = Some(b);
             fp = Some(f);
@@ -164,10 +173,11 @@ fn prepare_op(
                         Some(Fingerprint {
                             meta: m,
                             hash: None,
+                            settled: false,
                         })
                     } else {
                         check_writable(&dloc, m, to, op, opts)?;
-                        Some(read(&dloc, m, to, hasher)?.1)
+                        Some(read(&dloc, m, to, hasher, since)?.1)
                     }
                 }
                 None => None,
@@ -265,12 +275,14 @@ fn check_kind(loc: &Located, path: &str, op: &FileOp) -> Result<()> {
     }
 }
 
-/// Reads a regular file through its directory handle, checking it is the entry located.
+/// Reads a regular file through its directory handle, checking it is the entry located. Its
+/// content is hashed unless its last change is older than `since` on the same file system.
 fn read(
     loc: &Located,
     m: Meta,
     path: &str,
     hasher: &impl BuildHasher,
+    since: Option<Stamp>,
 ) -> Result<(Vec<u8>, Fingerprint)> {
     let shown = escape_path(path);
     let fd = open_file(&*loc.dir, &loc.name)
@@ -284,8 +296,16 @@ fn read(
     std::fs::File::from(fd)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(Some(path), &format!("read {shown}"), e))?;
-    let hash = Some(hash_bytes(hasher, &bytes));
-    Ok((bytes, Fingerprint { meta, hash }))
+    let settled = since.is_some_and(|s| s.dev == meta.ident.dev && meta.ctime < s.time);
+    let hash = (!settled).then(|| hash_bytes(hasher, &bytes));
+    Ok((
+        bytes,
+        Fingerprint {
+            meta,
+            hash,
+            settled,
+        },
+    ))
 }
 
 /// `CHANGED_ON_DISK` for `path`.
