@@ -6,14 +6,32 @@
 
 use std::ops::Range;
 
-/// The terminators (`\n`, and `\r` when `CR`) among the 64 bytes of `block`, one bit each.
-/// Written as a loop over a fixed-size array so that it compiles to vector compares: a few
-/// instructions for 64 bytes, where a `memchr` call costs tens of instructions for each line.
+const LOW: u64 = 0x0101_0101_0101_0101;
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// Bit `i` set where byte `i` (little-endian) of `word` is `needle`: exact, since adding to
+/// the low 7 bits of a byte never carries into the next one.
+#[inline(always)]
+fn word_mask(word: u64, needle: u8) -> u64 {
+    let x = word ^ (LOW * u64::from(needle));
+    let high = !(((x & LOW7).wrapping_add(LOW7)) | x) & !LOW7;
+    // The high bit of each matching byte, gathered into the top byte.
+    (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// The terminators (`\n`, and `\r` when `CR`) among the 64 bytes of `block`, one bit each,
+/// found 8 bytes at a time: a few instructions a byte, where a `memchr` call costs tens of
+/// instructions for each (short) line.
 #[inline]
 fn block_mask<const CR: bool>(block: &[u8; 64]) -> u64 {
     let mut m = 0u64;
-    for (i, &b) in block.iter().enumerate() {
-        m |= u64::from(b == b'\n' || (CR && b == b'\r')) << i;
+    for (i, chunk) in block.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
+        let mut bits = word_mask(word, b'\n');
+        if CR {
+            bits |= word_mask(word, b'\r');
+        }
+        m |= bits << (8 * i);
     }
     m
 }
@@ -246,6 +264,25 @@ mod tests {
                 assert_eq!(c.span(i), Some(3 + s.start..3 + s.end), "{text:?} seek {i}");
             }
             assert_eq!(c.span(lines.len()), None);
+        }
+    }
+
+    #[test]
+    fn word_mask_is_exact() {
+        // Every byte value at every position, among neighbours that could borrow or carry.
+        for needle in [b'\n', b'\r'] {
+            for fill in [0u8, needle - 1, needle + 1, 0x7f, 0x80, needle | 0x80, 0xff] {
+                for pos in 0..8 {
+                    for b in 0..=255u8 {
+                        let mut bytes = [fill; 8];
+                        bytes[pos] = b;
+                        let want = (0..8)
+                            .filter(|&i| bytes[i] == needle)
+                            .fold(0u64, |m, i| m | 1 << i);
+                        assert_eq!(word_mask(u64::from_le_bytes(bytes), needle), want);
+                    }
+                }
+            }
         }
     }
 
