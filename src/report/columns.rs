@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use super::diff::Sink;
+use super::diff::{number, Sink};
 use super::refine::segments::{segments_to_utf16, utf16_units};
 use super::refine::Segment;
 use super::DiffKind;
@@ -196,6 +196,31 @@ impl Sink for LineDiff {
         self.ends.push(text.end);
         self.segment_starts.push(0);
         self.segment_counts.push(0);
+    }
+    fn push_equal_run(
+        &mut self,
+        first_old: usize,
+        first_new: usize,
+        hunk: Option<usize>,
+        spans: impl Iterator<Item = Range<usize>>,
+    ) {
+        // Column by column: the texts' spans first, then the other columns filled in bulk.
+        let before = self.starts.len();
+        for span in spans {
+            self.starts.push(span.start);
+            self.ends.push(span.end);
+        }
+        let after = self.starts.len();
+        let count = after - before;
+        let hunk = hunk.map_or(0, number);
+        self.kinds.resize(after, DiffKind::Equal);
+        self.old_lines
+            .extend((first_old..first_old + count).map(number));
+        self.new_lines
+            .extend((first_new..first_new + count).map(number));
+        self.hunks.resize(after, hunk);
+        self.segment_starts.resize(after, 0);
+        self.segment_counts.resize(after, 0);
     }
     fn set_segments(&mut self, entry: usize, segments: &[Segment]) {
         let start = u32::try_from(self.segments.len()).unwrap_or(u32::MAX);

@@ -5,11 +5,12 @@
 use std::ops::Range;
 
 use super::columns::LineDiff;
+use super::cursor::LineCursor;
 use super::refine::{self, RefineLimits, Segment};
 use super::unified::Run;
-use super::{split_both, ApplyResult, DiffKind, DiffLine};
+use super::{ApplyResult, DiffKind, DiffLine};
 use crate::options::DiffStyle;
-use crate::text::Lines;
+use crate::text::strip_bom;
 
 /// Where the walk puts the entries of the diff.
 pub(crate) trait Sink {
@@ -25,6 +26,20 @@ pub(crate) trait Sink {
         hunk: Option<usize>,
         text: Range<usize>,
     );
+    /// Appends a run of equal entries, all in hunk `hunk`: original line `first_old + j` is new
+    /// line `first_new + j` (0-based) and its text is the `j`-th of `spans` (in the source).
+    fn push_equal_run(
+        &mut self,
+        first_old: usize,
+        first_new: usize,
+        hunk: Option<usize>,
+        spans: impl Iterator<Item = Range<usize>>,
+    ) {
+        for (j, span) in spans.enumerate() {
+            let (o, n) = (number(first_old + j), number(first_new + j));
+            self.push(DiffKind::Equal, o, n, hunk, span);
+        }
+    }
     /// Makes room for `n` more entries (the full diff's size is known before the walk).
     fn reserve(&mut self, n: usize);
     /// Gives entry `entry` (already pushed) its character-level segments.
@@ -72,7 +87,7 @@ impl Sink for Rows {
 }
 
 /// A line number for the diff: 1-based, saturated at `u32::MAX`.
-fn number(index: usize) -> u32 {
+pub(crate) fn number(index: usize) -> u32 {
     u32::try_from(index.saturating_add(1)).unwrap_or(u32::MAX)
 }
 
@@ -92,6 +107,163 @@ fn hunk_of_old_line(a: &ApplyResult) -> Vec<(usize, usize, usize)> {
     v
 }
 
+/// The state of one walk over the edit script: a cursor over each text (both are read front
+/// to back, so neither is split into an index), the next old and new line after the changes
+/// seen so far, and where the entries go.
+struct Walk<'a, S: Sink> {
+    a: &'a ApplyResult,
+    old: LineCursor<'a>,
+    new: LineCursor<'a>,
+    /// The hunks' original-line ranges, sorted, and the first one not yet passed.
+    ranges: Vec<(usize, usize, usize)>,
+    ri: usize,
+    /// `Some(c)`: only the changes with `c` equal lines around them.
+    context: Option<usize>,
+    refine: Option<&'a RefineLimits>,
+    sink: &'a mut S,
+    oi: usize,
+    ni: usize,
+}
+
+impl<'a, S: Sink> Walk<'a, S> {
+    fn new(
+        a: &'a ApplyResult,
+        context: Option<usize>,
+        refine: Option<&'a RefineLimits>,
+        sink: &'a mut S,
+    ) -> Self {
+        let (_, src) = strip_bom(&a.source);
+        let (_, new) = strip_bom(&a.text);
+        Walk {
+            a,
+            old: LineCursor::new(src, a.source.len() - src.len()),
+            new: LineCursor::new(new, a.text.len() - new.len()),
+            ranges: hunk_of_old_line(a),
+            ri: 0,
+            context,
+            refine,
+            sink,
+            oi: 0,
+            ni: 0,
+        }
+    }
+
+    /// The hunk whose original lines hold line `i` (for increasing `i`), and the line where
+    /// that answer next changes.
+    fn hunk_run(&mut self, i: usize) -> (Option<usize>, usize) {
+        while self.ri < self.ranges.len() && self.ranges[self.ri].1 <= i {
+            self.ri += 1;
+        }
+        match self.ranges.get(self.ri) {
+            None => (None, usize::MAX),
+            Some(r) if r.0 <= i => (Some(r.2), r.1),
+            Some(r) => (None, r.0),
+        }
+    }
+
+    /// Emits the `count` original lines from `o` as equal to the new lines from `n`, in runs
+    /// of lines of the same hunk.
+    fn equal_run(&mut self, o: usize, n: usize, count: usize) {
+        let (mut o, mut n, end) = (o, n, o.saturating_add(count));
+        self.old.seek(o);
+        while o < end {
+            let (hunk, until) = self.hunk_run(o);
+            let k = until.min(end) - o;
+            let old = &mut self.old;
+            let spans = std::iter::from_fn(|| old.next_span()).take(k);
+            self.sink.push_equal_run(o, n, hunk, spans);
+            o += k;
+            n += k;
+        }
+    }
+
+    /// The `gap` equal lines before change `ci`: all of them, or the `c` after the previous
+    /// change and the `c` before this one. Moves the new text's cursor over them too.
+    fn gap(&mut self, ci: usize, gap: usize) {
+        let (oi, ni) = (self.oi, self.ni);
+        self.old.seek(oi);
+        let from = self.old.pos();
+        let (head, tail) = match self.context {
+            None => (0..gap, gap..gap),
+            Some(c) => {
+                let head = if ci > 0 { 0..c.min(gap) } else { 0..0 };
+                let tail = gap.saturating_sub(c).max(head.end)..gap;
+                (head, tail)
+            }
+        };
+        for shown in [head, tail] {
+            self.equal_run(oi + shown.start, ni + shown.start, shown.len());
+        }
+        self.old.seek(oi + gap);
+        self.new.seek(ni);
+        self.new.skip_same(gap, self.old.since(from));
+    }
+
+    /// The deleted and added lines of one change, then their refinement.
+    fn change(&mut self, ch: &Run, hunk: usize) {
+        let first_del = self.sink.len();
+        let mut spans: (Vec<Range<usize>>, Vec<Range<usize>>) = Default::default();
+        let keep = self.refine.is_some() && !ch.old.is_empty() && !ch.new.is_empty();
+        for k in ch.old.clone() {
+            if let Some(span) = self.old.span(k) {
+                if keep {
+                    spans.0.push(span.clone());
+                }
+                self.sink
+                    .push(DiffKind::Delete, number(k), 0, Some(hunk), span);
+            }
+        }
+        let first_add = self.sink.len();
+        for k in ch.new.clone() {
+            if let Some(span) = self.new.span(k) {
+                if keep {
+                    spans.1.push(span.clone());
+                }
+                self.sink
+                    .push(DiffKind::Add, 0, number(k), Some(hunk), span);
+            }
+        }
+        if let (Some(limits), true) = (self.refine, keep) {
+            let (a, sink) = (self.a, &mut *self.sink);
+            let text = |t: &'a str, r: &Range<usize>| t.get(r.clone()).unwrap_or_default();
+            let dels: Vec<&str> = spans.0.iter().map(|r| text(&a.source, r)).collect();
+            let adds: Vec<&str> = spans.1.iter().map(|r| text(&a.text, r)).collect();
+            let refined = refine::refine_lines(&dels, &adds, limits);
+            for pair in &refined.pairs {
+                sink.set_segments(first_del + pair.deleted, refined.deleted_segments(pair));
+                sink.set_segments(first_add + pair.added, refined.added_segments(pair));
+            }
+        }
+    }
+
+    /// Every change with the equal lines before it, then the equal lines after the last.
+    fn run(&mut self) {
+        let (old_len, new_len) = (self.old.len(), self.new.len());
+        let changes = &self.a.changes;
+        if self.context.is_none() {
+            // Every old line once, plus the added lines.
+            let added = changes.iter().map(|c| c.new_len).sum::<usize>();
+            self.sink.reserve(old_len + added.min(new_len));
+        }
+        for (ci, change) in changes.iter().enumerate() {
+            // An empty line added at the very end of a text without a final newline is not
+            // a line.
+            let ch = Run::clamped(change, old_len, new_len);
+            self.gap(ci, ch.old.start.saturating_sub(self.oi));
+            self.change(&ch, change.hunk_index());
+            self.oi = self.oi.max(ch.old.end);
+            self.ni = self.ni.max(ch.new.end);
+        }
+        let tail = old_len.saturating_sub(self.oi);
+        let show_tail = match self.context {
+            None => tail,
+            Some(c) if !changes.is_empty() => c.min(tail),
+            Some(_) => 0,
+        };
+        self.equal_run(self.oi, self.ni, show_tail);
+    }
+}
+
 /// Walks the edit script of `a` and emits the structured diff in `style` into `sink`, with
 /// the segments of paired changed lines when `refine` gives the limits.
 pub(crate) fn walk(
@@ -100,112 +272,12 @@ pub(crate) fn walk(
     refine: Option<&RefineLimits>,
     sink: &mut impl Sink,
 ) {
-    if style == DiffStyle::None {
-        return;
-    }
-    let (old, old_off, new, new_off) = split_both(a);
-    let ranges = hunk_of_old_line(a);
     let context = match style {
+        DiffStyle::None => return,
         DiffStyle::Changes { context } => Some(context as usize),
         _ => None,
     };
-    let mut ri = 0usize;
-    let mut hunk_at = |i: usize| -> Option<usize> {
-        while ri < ranges.len() && ranges[ri].1 <= i {
-            ri += 1;
-        }
-        ranges.get(ri).filter(|r| r.0 <= i && i < r.1).map(|r| r.2)
-    };
-    let span = |l: &Lines<'_>, off: usize, i: usize| {
-        let s = l.span(i);
-        off + s.start..off + s.end
-    };
-    let (mut oi, mut ni) = (0usize, 0usize);
-    let changes = &a.changes;
-    if context.is_none() {
-        // Every old line once, plus the added lines.
-        sink.reserve(
-            old.len()
-                + changes
-                    .iter()
-                    .map(|c| c.new_len)
-                    .sum::<usize>()
-                    .min(new.len()),
-        );
-    }
-    for (ci, change) in changes.iter().enumerate() {
-        // An empty line added at the very end of a text without a final newline is not a line.
-        let ch = Run::clamped(change, old.len(), new.len());
-        let hunk = change.hunk_index();
-        // Equal lines before this change: all of them, or the `c` after the previous change
-        // and the `c` before this one.
-        let gap = ch.old.start.saturating_sub(oi);
-        for k in 0..gap {
-            let show = match context {
-                None => true,
-                Some(c) => (ci > 0 && k < c) || k + c >= gap,
-            };
-            if show {
-                let (o, n) = (oi + k, ni + k);
-                sink.push(
-                    DiffKind::Equal,
-                    number(o),
-                    number(n),
-                    hunk_at(o),
-                    span(&old, old_off, o),
-                );
-            }
-        }
-        let first_del = sink.len();
-        for k in ch.old.clone() {
-            sink.push(
-                DiffKind::Delete,
-                number(k),
-                0,
-                Some(hunk),
-                span(&old, old_off, k),
-            );
-        }
-        let first_add = sink.len();
-        for k in ch.new.clone() {
-            sink.push(
-                DiffKind::Add,
-                0,
-                number(k),
-                Some(hunk),
-                span(&new, new_off, k),
-            );
-        }
-        if let Some(limits) = refine {
-            if !ch.old.is_empty() && !ch.new.is_empty() {
-                let dels: Vec<&str> = ch.old.clone().map(|k| old.get(k)).collect();
-                let adds: Vec<&str> = ch.new.clone().map(|k| new.get(k)).collect();
-                let refined = refine::refine_lines(&dels, &adds, limits);
-                for pair in &refined.pairs {
-                    sink.set_segments(first_del + pair.deleted, refined.deleted_segments(pair));
-                    sink.set_segments(first_add + pair.added, refined.added_segments(pair));
-                }
-            }
-        }
-        oi = oi.max(ch.old.end);
-        ni = ni.max(ch.new.end);
-    }
-    let tail = old.len().saturating_sub(oi);
-    let show_tail = match context {
-        None => tail,
-        Some(c) if !changes.is_empty() => c.min(tail),
-        Some(_) => 0,
-    };
-    for k in 0..show_tail {
-        let (o, n) = (oi + k, ni + k);
-        sink.push(
-            DiffKind::Equal,
-            number(o),
-            number(n),
-            hunk_at(o),
-            span(&old, old_off, o),
-        );
-    }
+    Walk::new(a, context, refine, sink).run();
 }
 
 /// The structured diff of `a` as rows.
@@ -224,4 +296,213 @@ pub(crate) fn columns(
     let mut columns = LineDiff::default();
     walk(a, style, refine, &mut columns);
     columns
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::Change;
+    use crate::report::HunkReport;
+    use crate::text::Lines;
+    use crate::Level;
+    use proptest::prelude::*;
+
+    /// The walk as it was before the cursors: both texts split into a line index first. The
+    /// reference the cursors must match entry for entry.
+    #[allow(clippy::too_many_lines)]
+    fn reference_walk(
+        a: &ApplyResult,
+        style: DiffStyle,
+        refine: Option<&RefineLimits>,
+        sink: &mut impl Sink,
+    ) {
+        if style == DiffStyle::None {
+            return;
+        }
+        let (_, src) = strip_bom(&a.source);
+        let (_, text) = strip_bom(&a.text);
+        let (old, old_off) = (Lines::split(src), a.source.len() - src.len());
+        let (new, new_off) = (Lines::split(text), a.text.len() - text.len());
+        let ranges = hunk_of_old_line(a);
+        let context = match style {
+            DiffStyle::Changes { context } => Some(context as usize),
+            _ => None,
+        };
+        let mut ri = 0usize;
+        let mut hunk_at = |i: usize| -> Option<usize> {
+            while ri < ranges.len() && ranges[ri].1 <= i {
+                ri += 1;
+            }
+            ranges.get(ri).filter(|r| r.0 <= i && i < r.1).map(|r| r.2)
+        };
+        let span = |l: &Lines<'_>, off: usize, i: usize| {
+            let s = l.span(i);
+            off + s.start..off + s.end
+        };
+        let (mut oi, mut ni) = (0usize, 0usize);
+        let changes = &a.changes;
+        if context.is_none() {
+            // Every old line once, plus the added lines.
+            sink.reserve(
+                old.len()
+                    + changes
+                        .iter()
+                        .map(|c| c.new_len)
+                        .sum::<usize>()
+                        .min(new.len()),
+            );
+        }
+        for (ci, change) in changes.iter().enumerate() {
+            // An empty line added at the very end of a text without a final newline is not a line.
+            let ch = Run::clamped(change, old.len(), new.len());
+            let hunk = change.hunk_index();
+            // Equal lines before this change: all of them, or the `c` after the previous change
+            // and the `c` before this one.
+            let gap = ch.old.start.saturating_sub(oi);
+            for k in 0..gap {
+                let show = match context {
+                    None => true,
+                    Some(c) => (ci > 0 && k < c) || k + c >= gap,
+                };
+                if show {
+                    let (o, n) = (oi + k, ni + k);
+                    sink.push(
+                        DiffKind::Equal,
+                        number(o),
+                        number(n),
+                        hunk_at(o),
+                        span(&old, old_off, o),
+                    );
+                }
+            }
+            let first_del = sink.len();
+            for k in ch.old.clone() {
+                sink.push(
+                    DiffKind::Delete,
+                    number(k),
+                    0,
+                    Some(hunk),
+                    span(&old, old_off, k),
+                );
+            }
+            let first_add = sink.len();
+            for k in ch.new.clone() {
+                sink.push(
+                    DiffKind::Add,
+                    0,
+                    number(k),
+                    Some(hunk),
+                    span(&new, new_off, k),
+                );
+            }
+            if let Some(limits) = refine {
+                if !ch.old.is_empty() && !ch.new.is_empty() {
+                    let dels: Vec<&str> = ch.old.clone().map(|k| old.get(k)).collect();
+                    let adds: Vec<&str> = ch.new.clone().map(|k| new.get(k)).collect();
+                    let refined = refine::refine_lines(&dels, &adds, limits);
+                    for pair in &refined.pairs {
+                        sink.set_segments(first_del + pair.deleted, refined.deleted_segments(pair));
+                        sink.set_segments(first_add + pair.added, refined.added_segments(pair));
+                    }
+                }
+            }
+            oi = oi.max(ch.old.end);
+            ni = ni.max(ch.new.end);
+        }
+        let tail = old.len().saturating_sub(oi);
+        let show_tail = match context {
+            None => tail,
+            Some(c) if !changes.is_empty() => c.min(tail),
+            Some(_) => 0,
+        };
+        for k in 0..show_tail {
+            let (o, n) = (oi + k, ni + k);
+            sink.push(
+                DiffKind::Equal,
+                number(o),
+                number(n),
+                hunk_at(o),
+                span(&old, old_off, o),
+            );
+        }
+    }
+
+    fn text_of(lines: &[(usize, usize)], bom: bool) -> String {
+        const LONG: &str = "a line longer than one 64-byte block of the cursor's scan, é and all";
+        const CONTENT: [&str; 6] = ["", "a", "bb", "é c", "a", LONG];
+        const EOL: [&str; 4] = ["\n", "\r\n", "\r", ""];
+        let mut t = String::from(if bom { "\u{feff}" } else { "" });
+        for &(c, e) in lines {
+            t.push_str(CONTENT[c]);
+            t.push_str(EOL[e]);
+        }
+        t
+    }
+
+    fn hunk(old_start: u32, old_len: u32, already_applied: bool) -> HunkReport {
+        HunkReport {
+            old_start,
+            old_len,
+            new_start: 1,
+            new_len: 1,
+            level: Level::Exact,
+            line_levels: Vec::new(),
+            fuzz: 0,
+            candidates: 1,
+            reindented: false,
+            already_applied,
+            end_of_file: false,
+            out_of_order: false,
+            merged: false,
+            anchor_ignored: false,
+            patch_line: 1,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// Any texts (LF, CRLF, lone CR, a BOM, a last line without terminator) and any edit
+        /// script — consistent or not: overlapping, out of order, past the end — give the
+        /// same entries and segments as the split-first walk, in every style.
+        #[test]
+        fn cursors_match_the_line_index(
+            old in proptest::collection::vec((0..6usize, 0..4usize), 0..16),
+            new in proptest::collection::vec((0..6usize, 0..4usize), 0..16),
+            boms in (any::<bool>(), any::<bool>()),
+            changes in proptest::collection::vec((1..18usize, 0..4usize, 1..18usize, 0..4usize, 1..3usize), 0..4),
+            hunks in proptest::collection::vec((1..18u32, 0..6u32, any::<bool>()), 0..3),
+            context in 0..4u32,
+        ) {
+            let a = ApplyResult {
+                text: text_of(&new, boms.1),
+                source: text_of(&old, boms.0),
+                path: None,
+                destination: None,
+                hunks: hunks.iter().map(|&(s, l, done)| hunk(s, l, done)).collect(),
+                fuzz: 0,
+                diff: Vec::new(),
+                segments: Vec::new(),
+                changes: changes
+                    .iter()
+                    .map(|&(old_start, old_len, new_start, new_len, hunk)| Change {
+                        old_start,
+                        old_len,
+                        new_start,
+                        new_len,
+                        hunk,
+                    })
+                    .collect(),
+            };
+            let limits = RefineLimits::default();
+            for style in [DiffStyle::Full, DiffStyle::Changes { context }] {
+                for refine in [None, Some(&limits)] {
+                    let (mut got, mut want) = (Rows::default(), Rows::default());
+                    walk(&a, style, refine, &mut got);
+                    reference_walk(&a, style, refine, &mut want);
+                    prop_assert_eq!(&got.diff, &want.diff);
+                    prop_assert_eq!(&got.segments, &want.segments);
+                }
+            }
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! diff (full or changes-only, with optional character-level segments) and a unified diff.
 
 mod columns;
+mod cursor;
 mod diff;
 // The pieces of refinement, for the fuzzer; Rust users call `refine_lines` (re-exported at the
 // crate root with `RefineLimits`, `Refinement` and `LinePair`).
@@ -21,7 +22,6 @@ use std::ops::Range;
 use crate::build::Change;
 use crate::level::Level;
 use crate::options::{DiffStyle, Options};
-use crate::text::{strip_bom, Lines};
 
 pub use refine::{refine_lines, LinePair, RefineLimits, Refinement, Segment};
 
@@ -189,18 +189,6 @@ impl ApplyResult {
     pub fn line_diff(&self, style: DiffStyle, refine: Option<&RefineLimits>) -> LineDiff {
         diff::columns(self, style, refine)
     }
-}
-
-/// Lines of the source (BOM excluded) and of the new text, with the BOM byte offsets.
-pub(crate) fn split_both(a: &ApplyResult) -> (Lines<'_>, usize, Lines<'_>, usize) {
-    let (_, src) = strip_bom(&a.source);
-    let (_, new) = strip_bom(&a.text);
-    (
-        Lines::split(src),
-        a.source.len() - src.len(),
-        Lines::split(new),
-        a.text.len() - new.len(),
-    )
 }
 
 /// Fills the structured diff of a fresh result according to the options.

@@ -11,6 +11,9 @@
 //              builds it), fed the same bytes: the same work with the same default options;
 // and, to split the C# call's extra cost:
 //   - unified: csharp, then ApplyResult.GetUnifiedDiff() (rendered on each call);
+//   - diff:    csharp with ApplyOptions.Diff = DiffStyle.Full (every line as a DiffLine, read
+//              from the columns of v4a_result_line_diff); its ratio to csharp is the cost of
+//              the full structured diff in C#;
 //   - encode:  the source encoded to UTF-8 into a reused buffer, alone (the way in);
 //   - decode:  a string decoded from the new text's UTF-8 bytes, alone (the way out).
 // The variants alternate in rounds of n calls each, so that a noisy machine slows them alike
@@ -265,6 +268,11 @@ namespace V4A.Bench
             var csharp = new Timing("csharp");
             var native = new Timing("native");
             var unified = new Timing("unified");
+            var fullDiff = new Timing("diff");
+            var diffOptions = new ApplyOptions { Diff = DiffStyle.Full };
+            int entries = Patch.Apply(source, diff, ApplyMode.Update, diffOptions).Lines.Count;
+            if (entries != lines.Count + 1)
+                throw new InvalidOperationException(id + ": the full diff has " + entries + " entries, not " + (lines.Count + 1));
             var encode = new Timing("encode");
             var decode = new Timing("decode");
             var rust = new Timing("rust");
@@ -281,7 +289,7 @@ namespace V4A.Bench
                 {
                     if (round == 0)
                     {
-                        foreach (Timing t in new[] { csharp, native, unified, encode, decode, rust })
+                        foreach (Timing t in new[] { csharp, native, unified, fullDiff, encode, decode, rust })
                         {
                             t.Wall.Clear();
                             t.Cpu.Clear();
@@ -319,6 +327,14 @@ namespace V4A.Bench
                             if (r.GetUnifiedDiff().Length == 0) throw new InvalidOperationException("no unified diff");
                         }
                     });
+                    fullDiff.Measure(n, k =>
+                    {
+                        for (int i = 0; i < k; i++)
+                        {
+                            ApplyResult r = Patch.Apply(source, diff, ApplyMode.Update, diffOptions);
+                            if (r.Lines.Count != entries) throw new InvalidOperationException("wrong diff");
+                        }
+                    });
                     encode.Measure(n, k =>
                     {
                         for (int i = 0; i < k; i++)
@@ -342,14 +358,16 @@ namespace V4A.Bench
                 Console.WriteLine(string.Format(CultureInfo.InvariantCulture,
                     "{0}: {1}-line file ({2:0.000} MB), 1 hunk; {3} rounds of {4} calls, per call:",
                     id, lineCount, sourceBytes.Length / 1e6, csharp.Wall.Count, n));
-                foreach (Timing t in new[] { csharp, native, unified, encode, decode })
+                foreach (Timing t in new[] { csharp, native, unified, fullDiff, encode, decode })
                     Console.WriteLine("  " + t.Describe());
                 if (rb != null) Console.WriteLine("  " + rust.Describe() + " (" + rb.Workload + ")");
                 bool cpu = !double.IsNaN(csharp.CpuMedian) && !double.IsNaN(native.CpuMedian);
                 string ratios = "  ratios (wall" + (cpu ? "; cpu" : "") + "): csharp/native " + Ratio(csharp.WallMedian / native.WallMedian)
                     + (cpu ? "; " + Ratio(csharp.CpuMedian / native.CpuMedian) : "")
                     + ", unified/native " + Ratio(unified.WallMedian / native.WallMedian)
-                    + (cpu ? "; " + Ratio(unified.CpuMedian / native.CpuMedian) : "");
+                    + (cpu ? "; " + Ratio(unified.CpuMedian / native.CpuMedian) : "")
+                    + ", diff/csharp " + Ratio(fullDiff.WallMedian / csharp.WallMedian)
+                    + (cpu ? "; " + Ratio(fullDiff.CpuMedian / csharp.CpuMedian) : "");
                 if (rb != null)
                 {
                     bool rustCpu = cpu && !double.IsNaN(rust.CpuMedian);

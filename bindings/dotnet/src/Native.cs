@@ -282,6 +282,9 @@ namespace V4A
         internal const uint AbiVersion = 2;
 
         internal const uint NoFuzzLimit = uint.MaxValue;
+
+        /// <summary><c>V4A_UNITS_UTF16</c>: offsets in UTF-16 code units, the indices of .NET strings.</summary>
+        internal const uint UnitsUtf16 = 1;
         internal const ulong NoOffset = ulong.MaxValue;
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]

@@ -121,6 +121,18 @@ namespace V4A
             return null;
         }
 
+        /// <summary>
+        /// <see cref="ToNative(out V4AOptionsNative)"/> for an apply whose structured diff is read
+        /// afterwards as columns (<c>v4a_result_line_diff</c>, see <c>ApplyResult.FromNative</c>):
+        /// the apply itself computes no diff.
+        /// </summary>
+        internal V4AError NativeForApply(out V4AOptionsNative native)
+        {
+            V4AError error = ToNative(out native);
+            native.DiffStyle = (uint)DiffStyle.None;
+            return error;
+        }
+
         /// <summary>A copy of these options.</summary>
         public ApplyOptions Clone()
         {

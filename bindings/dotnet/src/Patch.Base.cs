@@ -68,7 +68,7 @@ namespace V4A
             EnsureLibrary();
             if (options == null) options = ApplyOptions.Default;
             V4AOptionsNative o;
-            V4AError error = options.ToNative(out o);
+            V4AError error = options.NativeForApply(out o);
             if (error != null) return error;
             IntPtr r = IntPtr.Zero;
             try
@@ -84,7 +84,7 @@ namespace V4A
                 }
                 if (r == IntPtr.Zero) return V4AError.InternalNoHandle();
                 if (status != 0) return V4AError.FromNative(Native.v4a_result_error(r), status);
-                return ApplyResult.FromNative(r, sourceString, source.Length, out result);
+                return ApplyResult.FromNative(r, sourceString, source.Length, options, out result);
             }
             finally
             {

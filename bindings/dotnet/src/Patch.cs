@@ -259,7 +259,7 @@ namespace V4A
         {
             Patch.EnsureLibrary();
             V4AOptionsNative o;
-            V4AError error = (options ?? ApplyOptions.Default).ToNative(out o);
+            V4AError error = (options ?? ApplyOptions.Default).NativeForApply(out o);
             if (error != null) return error;
             var pins = new GCHandle[sources.Length];
             var natives = new V4ASourceNative[sources.Length];
@@ -457,7 +457,7 @@ namespace V4A
                     bytes = sources[i].Bytes.Length;
                 }
                 ApplyResult applied;
-                V4AError error = ApplyResult.FromNative(f->Result, hint, bytes, out applied);
+                V4AError error = ApplyResult.FromNative(f->Result, hint, bytes, options, out applied);
                 if (error != null) return error;
                 list[i] = new FileResult(
                     (OperationKind)f->Kind, Utf8.Decode(f->Path), Utf8.DecodeOrNull(f->MoveTo), applied);

@@ -137,7 +137,20 @@ namespace V4A
         /// string when it has one: the native source is the same bytes, so when the lengths agree
         /// the string is reused instead of decoded again.
         /// </summary>
-        internal static unsafe V4AError FromNative(IntPtr r, string source, int sourceBytes, out ApplyResult result)
+        internal static V4AError FromNative(IntPtr r, string source, int sourceBytes, out ApplyResult result)
+        {
+            return FromNative(r, source, sourceBytes, null, out result);
+        }
+
+        /// <summary>
+        /// <see cref="FromNative(IntPtr, string, int, out ApplyResult)"/> for a result applied
+        /// without a structured diff (<see cref="ApplyOptions.NativeForApply"/>): the diff that
+        /// <paramref name="diffOptions"/> asks for is read as columns
+        /// (<c>v4a_result_line_diff</c>, UTF-16 indices), each line's text a substring of
+        /// <see cref="Text"/> or <see cref="Source"/>, instead of one native struct and one
+        /// decoded string per line. <c>null</c>: read the result's own diff.
+        /// </summary>
+        internal static unsafe V4AError FromNative(IntPtr r, string source, int sourceBytes, ApplyOptions diffOptions, out ApplyResult result)
         {
             result = null;
             var a = new ApplyResult();
@@ -148,7 +161,17 @@ namespace V4A
             a.Destination = Utf8.DecodeOrNull(Native.v4a_result_destination(r));
             a.Fuzz = checked((int)Native.v4a_result_fuzz(r));
             a.Hunks = ReadHunks(Native.v4a_result_hunks(r));
-            a.Lines = ReadLines(Native.v4a_result_diff(r), Native.v4a_result_segments(r));
+            if (diffOptions == null || diffOptions.Diff == DiffStyle.None)
+            {
+                a.Lines = ReadLines(Native.v4a_result_diff(r), Native.v4a_result_segments(r));
+            }
+            else
+            {
+                IReadOnlyList<DiffLine> lines;
+                V4AError error = ReadColumns(r, diffOptions, a.Source, a.Text, out lines);
+                if (error != null) return error;
+                a.Lines = lines;
+            }
             a.Changes = ReadChanges(Native.v4a_result_changes(r));
             result = a;
             return null;
@@ -170,6 +193,76 @@ namespace V4A
             var changes = new Change[n];
             for (int i = 0; i < n; i++) changes[i] = new Change(v.Ptr + i);
             return new ReadOnlyCollection<Change>(changes);
+        }
+
+        /// <summary>
+        /// The structured diff of the live result <paramref name="r"/> in the style of
+        /// <paramref name="options"/>, read from <c>v4a_result_line_diff</c>'s columns in UTF-16
+        /// units: every line's text sliced out of <paramref name="source"/> (equal and deleted
+        /// lines) or <paramref name="text"/> (added lines).
+        /// </summary>
+        private static unsafe V4AError ReadColumns(IntPtr r, ApplyOptions options, string source, string text, out IReadOnlyList<DiffLine> lines)
+        {
+            lines = NoLines;
+            V4AOptionsNative o;
+            V4AError error = options.ToNative(out o);
+            if (error != null) return error;
+            IntPtr d = IntPtr.Zero;
+            try
+            {
+                uint status = Native.v4a_result_line_diff(r, &o, Native.UnitsUtf16, &d);
+                if (d == IntPtr.Zero) return V4AError.InternalNoHandle();
+                if (status != 0) return V4AError.FromNative(Native.v4a_line_diff_error(d), status);
+                V4ADiffColumnsNative c = Native.v4a_line_diff_columns(d);
+                int n = Utf8.Length(c.Len);
+                if (n == 0) return null;
+                int segmentTotal = Utf8.Length(c.Segments.Len);
+                var list = new DiffLine[n];
+                for (int i = 0; i < n; i++)
+                {
+                    var kind = (DiffKind)c.Kinds[i];
+                    string side = kind == DiffKind.Add ? text : source;
+                    int start = Utf8.Length(c.Starts[i]), end = Utf8.Length(c.Ends[i]);
+                    if (start > end || end > side.Length)
+                        throw new InvalidOperationException("v4a: a diff line lies outside its text");
+                    string line = side.Substring(start, end - start);
+                    list[i] = new DiffLine(kind, c.OldLines[i], c.NewLines[i], c.Hunks[i], line,
+                        ColumnSegments(line, c.Segments.Ptr, segmentTotal, c.SegmentStarts[i], c.SegmentCounts[i]));
+                }
+                lines = new ReadOnlyCollection<DiffLine>(list);
+                return null;
+            }
+            finally
+            {
+                Native.v4a_line_diff_free(d);
+            }
+        }
+
+        /// <summary>
+        /// The segments of one line of the columns, whose offsets are UTF-16 indices into
+        /// <paramref name="line"/>; their UTF-8 offsets are counted from the line's text.
+        /// </summary>
+        private static unsafe IReadOnlyList<Segment> ColumnSegments(string line, V4ASegmentNative* segments, int segmentTotal, uint first, uint count)
+        {
+            if (count == 0) return DiffLine.NoSegments;
+            if (first > segmentTotal || count > segmentTotal - first)
+                throw new InvalidOperationException("v4a: a diff line's segments lie outside the result's segments");
+            var list = new Segment[count];
+            int atIndex = 0, atByte = 0;
+            for (int k = 0; k < count; k++)
+            {
+                V4ASegmentNative* s = segments + first + k;
+                int i0 = Utf8.Length(s->Start), i1 = Utf8.Length(s->End);
+                if (i0 > i1 || i1 > line.Length)
+                    throw new InvalidOperationException("v4a: a segment lies outside its line");
+                if (i0 < atIndex) { atIndex = 0; atByte = 0; }
+                int b0 = atByte + Encoding.UTF8.GetByteCount(line.ToCharArray(atIndex, i0 - atIndex));
+                int b1 = b0 + Encoding.UTF8.GetByteCount(line.ToCharArray(i0, i1 - i0));
+                atIndex = i1;
+                atByte = b1;
+                list[k] = new Segment((DiffKind)s->Kind, i0, i1, b0, b1, line.Substring(i0, i1 - i0));
+            }
+            return new ReadOnlyCollection<Segment>(list);
         }
 
         private static unsafe IReadOnlyList<DiffLine> ReadLines(V4ADiffLines v, V4ASegments segments)
@@ -255,7 +348,18 @@ namespace V4A
     /// <summary>One entry of the structured line diff.</summary>
     public sealed class DiffLine
     {
-        private static readonly IReadOnlyList<Segment> NoSegments = new ReadOnlyCollection<Segment>(new Segment[0]);
+        internal static readonly IReadOnlyList<Segment> NoSegments = new ReadOnlyCollection<Segment>(new Segment[0]);
+
+        /// <summary>A line read from the columns of a line diff (0: no line number, no hunk).</summary>
+        internal DiffLine(DiffKind kind, uint oldLine, uint newLine, uint hunk, string text, IReadOnlyList<Segment> segments)
+        {
+            Kind = kind;
+            if (hunk != 0) Hunk = checked((int)hunk);
+            if (oldLine != 0) OldLine = checked((int)oldLine);
+            if (newLine != 0) NewLine = checked((int)newLine);
+            Text = text;
+            Segments = segments;
+        }
 
         internal unsafe DiffLine(V4ADiffLineNative* l, V4ASegmentNative* segments, int segmentTotal)
         {

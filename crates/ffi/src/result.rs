@@ -11,7 +11,7 @@ use crate::cstr::{empty_text, nul_terminate, nul_terminate_opt, Arena};
 use crate::error::{to_u32, v4a_error, ErrorStore};
 use crate::text::v4a_text;
 use crate::views::{array_view, v4a_bytes, v4a_u32s};
-use engine::{ApplyResult, DiffKind, Error, Segment, Status};
+use engine::{ApplyResult, Change, DiffKind, DiffLine, Error, HunkReport, Segment, Status};
 
 /// Character-level change of part of a line (see `v4a_options.refine`).
 #[repr(C)]
@@ -188,87 +188,101 @@ pub(crate) fn segment_out(s: &Segment) -> v4a_segment {
     }
 }
 
+/// The hunk reports as the C ABI hands them out, and the line levels they point into (one
+/// buffer for every hunk's levels).
+fn hunk_reports(hunks: &[HunkReport]) -> (Vec<v4a_hunk_report>, Vec<u32>) {
+    let line_levels: Vec<u32> = hunks
+        .iter()
+        .flat_map(|h| h.line_levels.iter().map(|l| *l as u32))
+        .collect();
+    let mut at = 0;
+    let reports = hunks
+        .iter()
+        .map(|h| {
+            let levels = &line_levels[at..at + h.line_levels.len()];
+            at += h.line_levels.len();
+            let flags = [
+                (h.reindented, V4A_HUNK_REINDENTED),
+                (h.already_applied, V4A_HUNK_ALREADY_APPLIED),
+                (h.end_of_file, V4A_HUNK_END_OF_FILE),
+                (h.out_of_order, V4A_HUNK_OUT_OF_ORDER),
+                (h.merged, V4A_HUNK_MERGED),
+                (h.anchor_ignored, V4A_HUNK_ANCHOR_IGNORED),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .fold(0, |acc, (_, bit)| acc | bit);
+            v4a_hunk_report {
+                old_start: h.old_start,
+                old_len: h.old_len,
+                new_start: h.new_start,
+                new_len: h.new_len,
+                level: h.level as u32,
+                fuzz: h.fuzz,
+                candidates: h.candidates,
+                flags,
+                patch_line: h.patch_line,
+                reserved: 0,
+                line_levels: v4a_u32s::of(levels),
+            }
+        })
+        .collect();
+    (reports, line_levels)
+}
+
+/// The rows of the structured diff as the C ABI hands them out, each line's text copied into
+/// the arena they point into.
+fn diff_rows(a: &ApplyResult, rows: &[DiffLine]) -> (Vec<v4a_diff_line>, Arena) {
+    let total = rows.iter().map(|d| a.line_text(d).len()).sum();
+    let mut diff_text = Arena::with_capacity(total, rows.len());
+    let offsets: Vec<usize> = rows
+        .iter()
+        .map(|d| diff_text.push(a.line_text(d)))
+        .collect();
+    let diff = rows
+        .iter()
+        .zip(offsets)
+        .map(|(d, at)| v4a_diff_line {
+            kind: diff_kind(d.kind),
+            hunk: d.hunk.unwrap_or(0),
+            old_line: d.old_line.unwrap_or(0),
+            new_line: d.new_line.unwrap_or(0),
+            text: diff_text.view(at, a.line_text(d).len()),
+            segment_start: d.segments.start,
+            segment_count: d.segments.len(),
+        })
+        .collect();
+    (diff, diff_text)
+}
+
+/// The edit script as the C ABI hands it out.
+fn changes_out(changes: &[Change]) -> Vec<v4a_change> {
+    changes
+        .iter()
+        .map(|c| v4a_change {
+            old_start: to_u32(c.old_start),
+            old_len: to_u32(c.old_len),
+            new_start: to_u32(c.new_start),
+            new_len: to_u32(c.new_len),
+            hunk: to_u32(c.hunk),
+        })
+        .collect()
+}
+
 impl Success {
     fn new(mut a: ApplyResult) -> Success {
         let text = nul_terminate(&mut a.text);
         let source = nul_terminate(&mut a.source);
         let path = nul_terminate_opt(&mut a.path);
         let destination = nul_terminate_opt(&mut a.destination);
-
-        let line_levels: Vec<u32> = a
-            .hunks
-            .iter()
-            .flat_map(|h| h.line_levels.iter().map(|l| *l as u32))
-            .collect();
-        let mut at = 0;
-        let hunks = a
-            .hunks
-            .iter()
-            .map(|h| {
-                let levels = &line_levels[at..at + h.line_levels.len()];
-                at += h.line_levels.len();
-                let flags = [
-                    (h.reindented, V4A_HUNK_REINDENTED),
-                    (h.already_applied, V4A_HUNK_ALREADY_APPLIED),
-                    (h.end_of_file, V4A_HUNK_END_OF_FILE),
-                    (h.out_of_order, V4A_HUNK_OUT_OF_ORDER),
-                    (h.merged, V4A_HUNK_MERGED),
-                    (h.anchor_ignored, V4A_HUNK_ANCHOR_IGNORED),
-                ]
-                .iter()
-                .filter(|(on, _)| *on)
-                .fold(0, |acc, (_, bit)| acc | bit);
-                v4a_hunk_report {
-                    old_start: h.old_start,
-                    old_len: h.old_len,
-                    new_start: h.new_start,
-                    new_len: h.new_len,
-                    level: h.level as u32,
-                    fuzz: h.fuzz,
-                    candidates: h.candidates,
-                    flags,
-                    patch_line: h.patch_line,
-                    reserved: 0,
-                    line_levels: v4a_u32s::of(levels),
-                }
-            })
-            .collect();
-
-        let diff_lines = std::mem::take(&mut a.diff);
-        let total = diff_lines.iter().map(|d| a.line_text(d).len()).sum();
-        let mut diff_text = Arena::with_capacity(total, diff_lines.len());
-        let offsets: Vec<usize> = diff_lines
-            .iter()
-            .map(|d| diff_text.push(a.line_text(d)))
-            .collect();
-        let diff = diff_lines
-            .iter()
-            .zip(offsets)
-            .map(|(d, at)| v4a_diff_line {
-                kind: diff_kind(d.kind),
-                hunk: d.hunk.unwrap_or(0),
-                old_line: d.old_line.unwrap_or(0),
-                new_line: d.new_line.unwrap_or(0),
-                text: diff_text.view(at, a.line_text(d).len()),
-                segment_start: d.segments.start,
-                segment_count: d.segments.len(),
-            })
-            .collect();
+        let (hunks, line_levels) = hunk_reports(&a.hunks);
+        let rows = std::mem::take(&mut a.diff);
+        let (diff, diff_text) = diff_rows(&a, &rows);
         let segments = std::mem::take(&mut a.segments)
             .iter()
             .map(segment_out)
             .collect();
-        let changes = a
-            .changes
-            .iter()
-            .map(|c| v4a_change {
-                old_start: to_u32(c.old_start),
-                old_len: to_u32(c.old_len),
-                new_start: to_u32(c.new_start),
-                new_len: to_u32(c.new_len),
-                hunk: to_u32(c.hunk),
-            })
-            .collect();
+        let changes = changes_out(&a.changes);
         Success {
             applied: a,
             text,

@@ -1,0 +1,316 @@
+//! A cursor over the lines of a text, read in order without building a line index: what the
+//! structured diff's walk needs, since it visits the lines of both texts front to back.
+//!
+//! Lines are split exactly as [`Lines::split`](crate::text::Lines::split) splits them: at
+//! LF, CRLF and lone CR, with no phantom empty last line.
+
+use std::ops::Range;
+
+const LOW: u64 = 0x0101_0101_0101_0101;
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// Bit `i` set where byte `i` (little-endian) of `word` is `needle`: exact, since adding to
+/// the low 7 bits of a byte never carries into the next one.
+#[inline(always)]
+fn word_mask(word: u64, needle: u8) -> u64 {
+    let x = word ^ (LOW * u64::from(needle));
+    let high = !(((x & LOW7).wrapping_add(LOW7)) | x) & !LOW7;
+    // The high bit of each matching byte, gathered into the top byte.
+    (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// The terminators (`\n`, and `\r` when `CR`) among the 64 bytes of `block`, one bit each,
+/// found 8 bytes at a time: a few instructions a byte, where a `memchr` call costs tens of
+/// instructions for each (short) line.
+#[inline]
+fn block_mask<const CR: bool>(block: &[u8; 64]) -> u64 {
+    let mut m = 0u64;
+    for (i, chunk) in block.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
+        let mut bits = word_mask(word, b'\n');
+        if CR {
+            bits |= word_mask(word, b'\r');
+        }
+        m |= bits << (8 * i);
+    }
+    m
+}
+
+/// Reads the lines of a text in order; seeking back restarts from the first line.
+pub(crate) struct LineCursor<'t> {
+    bytes: &'t [u8],
+    /// Added to every span handed out (the BOM's length: spans index the whole text).
+    base: usize,
+    /// Whether the text holds a `\r` (then CR and CRLF terminate lines too).
+    cr: bool,
+    /// The index of the line that starts at `pos`.
+    line: usize,
+    /// Where line `line` starts.
+    pos: usize,
+    /// The number of lines.
+    len: usize,
+    /// The 64-byte block of the text last scanned (a multiple of 64) and its terminators.
+    block: usize,
+    mask: u64,
+}
+
+impl<'t> LineCursor<'t> {
+    /// A cursor at the first line of `text`, whose spans are offset by `base`.
+    pub(crate) fn new(text: &'t str, base: usize) -> LineCursor<'t> {
+        let bytes = text.as_bytes();
+        let cr = memchr::memchr(b'\r', bytes).is_some();
+        let mut cursor = LineCursor {
+            bytes,
+            base,
+            cr,
+            line: 0,
+            pos: 0,
+            len: 0,
+            block: usize::MAX,
+            mask: 0,
+        };
+        cursor.len = if cr {
+            cursor.count_slowly()
+        } else {
+            let newlines = memchr::memchr_iter(b'\n', bytes).count();
+            newlines + usize::from(bytes.last().is_some_and(|&b| b != b'\n'))
+        };
+        cursor
+    }
+
+    /// Counts the lines of a text holding a `\r`, one terminator at a time.
+    fn count_slowly(&mut self) -> usize {
+        let mut n = 0;
+        while self.next_span().is_some() {
+            n += 1;
+        }
+        self.line = 0;
+        self.pos = 0;
+        n
+    }
+
+    /// The number of lines.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The byte offset (in the text given to [`LineCursor::new`]) where the current line
+    /// starts, or the text's length past the last line.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The terminators of the 64-byte block at `start` (a multiple of 64), bit `i` for byte
+    /// `start + i`; a short last block is scanned byte by byte.
+    fn mask_at(&self, start: usize) -> u64 {
+        let cr = self.cr;
+        match self
+            .bytes
+            .get(start..start + 64)
+            .and_then(|b| <&[u8; 64]>::try_from(b).ok())
+        {
+            Some(block) if cr => block_mask::<true>(block),
+            Some(block) => block_mask::<false>(block),
+            None => self
+                .bytes
+                .get(start..)
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'\n' || (cr && b == b'\r'))
+                .fold(0, |m, (i, _)| m | 1 << i),
+        }
+    }
+
+    /// The first terminator byte at or after `from`.
+    #[inline]
+    fn find(&mut self, from: usize) -> Option<usize> {
+        let mut from = from;
+        while from < self.bytes.len() {
+            let block = from & !63;
+            if block != self.block {
+                self.block = block;
+                self.mask = self.mask_at(block);
+            }
+            let m = self.mask & (!0u64 << (from - block));
+            if m != 0 {
+                return Some(block + m.trailing_zeros() as usize);
+            }
+            from = block + 64;
+        }
+        None
+    }
+
+    /// The current line's content (terminator excluded) as a span offset by `base`, and
+    /// moves to the next line; `None` past the last line.
+    #[inline]
+    pub(crate) fn next_span(&mut self) -> Option<Range<usize>> {
+        let start = self.pos;
+        if start >= self.bytes.len() {
+            return None;
+        }
+        let (end, next) = match self.find(start) {
+            None => (self.bytes.len(), self.bytes.len()),
+            Some(i) if self.bytes[i] == b'\r' && self.bytes.get(i + 1) == Some(&b'\n') => {
+                (i, i + 2)
+            }
+            Some(i) => (i, i + 1),
+        };
+        self.pos = next;
+        self.line += 1;
+        Some(self.base + start..self.base + end)
+    }
+
+    /// The span of line `i` (offset by `base`); `None` past the last line. Cheap when `i` is
+    /// the current line or after it; a line before the current one restarts from the first.
+    #[inline]
+    pub(crate) fn span(&mut self, i: usize) -> Option<Range<usize>> {
+        self.seek(i);
+        self.next_span()
+    }
+
+    /// Moves to line `i` (or past the last line when there are fewer).
+    #[inline]
+    pub(crate) fn seek(&mut self, i: usize) {
+        if i < self.line {
+            self.line = 0;
+            self.pos = 0;
+        }
+        while self.line < i && self.next_span().is_some() {}
+    }
+
+    /// Moves `n` lines on, knowing that another text's next `n` lines are the bytes `same`:
+    /// when this text continues with the same bytes, ending at a line start, it jumps over
+    /// them with one comparison instead of finding each terminator.
+    pub(crate) fn skip_same(&mut self, n: usize, same: &[u8]) {
+        let end = self.pos + same.len();
+        if n > 0 && self.bytes.get(self.pos..end) == Some(same) && self.starts_line(end) {
+            self.pos = end;
+            self.line += n;
+        } else {
+            self.seek(self.line + n);
+        }
+    }
+
+    /// Whether a line starts at byte `at` (given that one starts at the current position and
+    /// the bytes between hold whole lines): after a terminator, and not between the `\r` and
+    /// `\n` of a CRLF.
+    fn starts_line(&self, at: usize) -> bool {
+        match at.checked_sub(1).and_then(|p| self.bytes.get(p)) {
+            Some(b'\n') => true,
+            Some(b'\r') => self.bytes.get(at) != Some(&b'\n'),
+            _ => false,
+        }
+    }
+
+    /// The bytes from line start `from` to the current position.
+    pub(crate) fn since(&self, from: usize) -> &'t [u8] {
+        self.bytes.get(from..self.pos).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::Lines;
+
+    const TEXTS: [&str; 12] = [
+        "",
+        "a",
+        "a\n",
+        "\n",
+        "\n\n",
+        "a\r\nb\rc\n\rd",
+        "\r",
+        "\r\n",
+        "\r\r\n\n",
+        "x\ny\r",
+        "one\ntwo\nthree",
+        "é\r\nü\n",
+    ];
+
+    #[test]
+    fn splits_as_lines_does() {
+        // Texts longer than a block, with terminators on and around the 64-byte boundaries.
+        let long: Vec<String> = [63, 64, 65, 127, 128, 200]
+            .iter()
+            .flat_map(|&n| {
+                let pad = "x".repeat(n);
+                [
+                    format!("{pad}\n{pad}\r\n"),
+                    format!("{}\r\n{pad}", &pad[1..]),
+                    format!("{pad}\r{pad}\r"),
+                    format!("{}\n\n\n{pad}", &pad[2..]),
+                ]
+            })
+            .collect();
+        for text in TEXTS.iter().copied().chain(long.iter().map(String::as_str)) {
+            let lines = Lines::split(text);
+            let mut c = LineCursor::new(text, 3);
+            assert_eq!(c.len(), lines.len(), "{text:?}");
+            for i in 0..lines.len() {
+                let s = lines.span(i);
+                assert_eq!(
+                    c.next_span(),
+                    Some(3 + s.start..3 + s.end),
+                    "{text:?} line {i}"
+                );
+            }
+            assert_eq!(c.next_span(), None, "{text:?}");
+            assert_eq!(c.pos(), text.len());
+            // Seeking back and forth gives the same spans.
+            for i in (0..lines.len()).rev().chain(0..lines.len()) {
+                let s = lines.span(i);
+                assert_eq!(c.span(i), Some(3 + s.start..3 + s.end), "{text:?} seek {i}");
+            }
+            assert_eq!(c.span(lines.len()), None);
+        }
+    }
+
+    #[test]
+    fn word_mask_is_exact() {
+        // Every byte value at every position, among neighbours that could borrow or carry.
+        for needle in [b'\n', b'\r'] {
+            for fill in [0u8, needle - 1, needle + 1, 0x7f, 0x80, needle | 0x80, 0xff] {
+                for pos in 0..8 {
+                    for b in 0..=255u8 {
+                        let mut bytes = [fill; 8];
+                        bytes[pos] = b;
+                        let want = (0..8)
+                            .filter(|&i| bytes[i] == needle)
+                            .fold(0u64, |m, i| m | 1 << i);
+                        assert_eq!(word_mask(u64::from_le_bytes(bytes), needle), want);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn skip_same_jumps_only_over_whole_equal_lines() {
+        // (this text, other text, lines of the other to skip, expected line after)
+        let cases = [
+            ("a\nb\nc\n", "a\nb\nc\n", 2, 2),
+            ("a\nb", "a\nb\n", 2, 2),
+            ("a\nb\n", "a\nb", 2, 2),
+            // The other text's lone CR is this text's CRLF: not a line boundary here.
+            ("a\r\nb\n", "a\rb\n", 1, 1),
+            ("x\ny\n", "a\nb\n", 1, 1),
+            ("a\n", "a\n", 0, 0),
+        ];
+        for (this, other, n, line) in cases {
+            let mut o = LineCursor::new(other, 0);
+            o.seek(n);
+            let mut c = LineCursor::new(this, 0);
+            c.skip_same(n, o.since(0));
+            let mut fresh = LineCursor::new(this, 0);
+            fresh.seek(line);
+            assert_eq!(
+                (c.line, c.pos),
+                (fresh.line, fresh.pos),
+                "{this:?} {other:?}"
+            );
+            assert_eq!(c.next_span(), fresh.next_span());
+        }
+    }
+}
