@@ -1135,7 +1135,7 @@ fn dry_run_colours_and_highlights_changed_characters_when_asked() {
 #[test]
 fn json_reports_every_file_and_hunk() {
     let s = app_scene();
-    let out = s.apply(TWO_FILES, &["--json"]);
+    let out = s.apply(TWO_FILES, &["--json", "--json-diff"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(s.read("notes.md"), "# Notes\n");
     let doc = json_of(&out);
@@ -1181,6 +1181,28 @@ fn json_reports_every_file_and_hunk() {
     let notes = &doc["files"][1];
     assert_eq!(notes["operation"], "add");
     assert_eq!(notes["hunks"], serde_json::json!([]));
+}
+
+#[test]
+fn json_leaves_out_the_per_line_diff_unless_asked() {
+    let with = app_scene().apply(TWO_FILES, &["--json", "--json-diff"]);
+    let without = app_scene().apply(TWO_FILES, &["--json"]);
+    assert_eq!(code(&without), 0, "{}", stderr(&without));
+    let mut with = json_of(&with);
+    let without = json_of(&without);
+    for f in without["files"].as_array().expect("files") {
+        assert!(f.get("diff").is_none(), "{f}");
+        assert!(f["unified_diff"].is_string(), "{f}");
+    }
+    // The same document otherwise.
+    for f in with["files"].as_array_mut().expect("files") {
+        let diff = f.as_object_mut().and_then(|o| o.remove("diff"));
+        assert!(diff.is_some_and(|d| d.is_array()));
+    }
+    assert_eq!(with, without);
+    // Asking for the diff without --json is a usage error.
+    let out = app_scene().apply(TWO_FILES, &["--json-diff"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
 }
 
 #[test]
