@@ -2,7 +2,7 @@
 //! the previous hunk, the anchor's block, out-of-order fallbacks, and the levels that count
 //! as one for uniqueness (SPEC §3.2).
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 use super::anchor::{indent_width, is_closing, AnchorMatch};
@@ -96,8 +96,8 @@ pub(crate) fn starts_until(index: &LineIndex<'_>, a: &AnchorMatch) -> usize {
 /// placements near it instead of every one (hunks in reverse file order made that quadratic).
 #[derive(Default)]
 pub(crate) struct PlacedRanges {
-    /// First line of each placement (not already applied) → their indexes in placement order.
-    by_start: BTreeMap<usize, Vec<usize>>,
+    /// (first line, index in placement order) of each placement not already applied.
+    by_start: BTreeSet<(usize, usize)>,
     /// The most lines any of them covers.
     max_len: usize,
     /// Placements recorded (already applied ones included).
@@ -111,7 +111,7 @@ impl PlacedRanges {
         if p.already_applied {
             return;
         }
-        self.by_start.entry(p.start).or_default().push(i);
+        self.by_start.insert((p.start, i));
         self.max_len = self.max_len.max(p.old_len);
     }
 
@@ -124,9 +124,8 @@ impl PlacedRanges {
         }
         let from = start.saturating_sub(self.max_len);
         self.by_start
-            .range(from..=start.saturating_add(len))
-            .flat_map(|(_, ids)| ids)
-            .any(|&i| {
+            .range((from, 0)..=(start.saturating_add(len), usize::MAX))
+            .any(|&(_, i)| {
                 placed
                     .get(i)
                     .is_some_and(|p| super::overlaps(p, start, len))
