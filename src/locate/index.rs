@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
+use super::postings::{self, Postings};
 use crate::error::{Error, Status};
 use crate::level::{normalize, normalize_cow, trim_end_ws, trim_ws, Level};
 use crate::text::Lines;
@@ -109,6 +110,9 @@ pub(crate) struct LineIndex<'a> {
     exact_cache: FxHashMap<Vec<String>, Vec<usize>>,
     /// Whether some line ends in whitespace (computed on first use).
     trailing_ws: Option<bool>,
+    /// Per level: where each line hash occurs, once window scans have covered the file
+    /// several times over, and the lines scanned until then.
+    postings: [(Option<Postings>, usize); 5],
 }
 
 impl<'a> LineIndex<'a> {
@@ -119,6 +123,7 @@ impl<'a> LineIndex<'a> {
             scratch: String::new(),
             exact_cache: FxHashMap::default(),
             trailing_ws: None,
+            postings: Default::default(),
         }
     }
 
@@ -217,9 +222,50 @@ impl<'a> LineIndex<'a> {
         }
         self.keys(level, budget)?;
         let keys = self.keys[level as usize].take().unwrap_or_default();
-        let result = self.scan(&keys, pnorm, target, level, range, limit, budget);
+        let result = match self.posting_hits(&keys, pnorm, level, range.clone(), budget) {
+            Ok(Some(mut hits)) => {
+                let mut found = Vec::new();
+                self.verify(&mut hits, pnorm, level, limit, &mut found, budget)
+                    .map(|()| found)
+            }
+            Ok(None) => self.scan(&keys, pnorm, target, level, range, limit, budget),
+            Err(e) => Err(e),
+        };
         self.keys[level as usize] = Some(keys);
         result
+    }
+
+    /// The windows of `range` whose line hashes equal the pattern's at `level`, from the
+    /// level's postings (built once scans at this level have covered the file several times);
+    /// `None` when there are none or the pattern's rarest line is too common there, and the
+    /// range is scanned instead. The candidates still need [`LineIndex::verify`].
+    fn posting_hits(
+        &mut self,
+        keys: &[u64],
+        pnorm: &[Cow<'_, str>],
+        level: Level,
+        range: Range<usize>,
+        budget: &mut Budget,
+    ) -> Result<Option<Vec<usize>>, Error> {
+        let n = self.len();
+        let len = range.end - range.start;
+        let slot = &mut self.postings[level as usize];
+        if slot.0.is_none() {
+            slot.1 = slot.1.saturating_add(len);
+            if !postings::worth_building(slot.1, n) {
+                return Ok(None);
+            }
+            budget.charge(n as u64)?;
+            slot.0 = Postings::new(keys);
+        }
+        let Some(p) = &slot.0 else {
+            return Ok(None);
+        };
+        let pkeys: Vec<u64> = pnorm.iter().map(|l| hash_str(l)).collect();
+        let mut work = 0;
+        let hits = p.windows(keys, &pkeys, range, len / 4, &mut work);
+        budget.charge(work)?;
+        Ok(hits)
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -10,6 +10,7 @@ mod applied;
 mod diagnose;
 mod fast;
 mod index;
+mod postings;
 mod search;
 
 pub(crate) use crate::level::Level;
@@ -23,6 +24,7 @@ use crate::patch::{Hunk, LineKind};
 use crate::text::Lines;
 use anchor::AnchorMatch;
 use index::{LineIndex, Pattern};
+use search::PlacedRanges;
 
 /// How many candidates are collected for an ambiguity report.
 pub(crate) const CANDIDATE_LIMIT: usize = 100;
@@ -103,6 +105,8 @@ struct Search<'s, 'c> {
     region_start: usize,
     anchor: Option<&'s AnchorMatch>,
     placed: &'s [Placement],
+    /// The file lines those placements cover, for overlap checks.
+    ranges: &'s PlacedRanges,
     /// The hunk of the last placement, if any.
     prev_hunk: Option<&'s Hunk>,
     opts: &'s Options,
@@ -132,6 +136,7 @@ fn locate_full(
     let mut index = LineIndex::new(lines);
     let mut budget = Budget::new(opts.search_budget);
     let mut placements: Vec<Placement> = Vec::with_capacity(hunks.len());
+    let mut ranges = PlacedRanges::default();
     let mut region_start = 0usize;
     let mut total_fuzz = 0u32;
     if hunks.len() >= 4 {
@@ -149,7 +154,7 @@ fn locate_full(
             &mut index,
             &cx,
             region_start,
-            (&placements, i.checked_sub(1).map(|k| &hunks[k])),
+            (&placements, &ranges, i.checked_sub(1).map(|k| &hunks[k])),
             opts,
             &mut budget,
         )
@@ -169,6 +174,7 @@ fn locate_full(
             }
         }
         region_start = p.start + p.old_len;
+        ranges.push(&p, placements.len());
         placements.push(p);
     }
     check_overlaps(hunks, &placements, path)?;
@@ -198,19 +204,23 @@ fn check_overlaps(hunks: &[Hunk], placements: &[Placement], path: &str) -> Resul
 
 /// The index of a placed hunk (not already applied) whose lines overlap `start..start+len`.
 fn overlapping_hunk(placements: &[Placement], start: usize, len: usize) -> Option<usize> {
-    placements.iter().position(|p| {
-        if p.already_applied {
-            return false;
-        }
-        let (ps, pe) = (p.start, p.start + p.old_len);
-        if len == 0 {
-            start > ps && start < pe
-        } else if p.old_len == 0 {
-            p.start > start && p.start < start + len
-        } else {
-            start < pe && ps < start + len
-        }
-    })
+    placements.iter().position(|p| overlaps(p, start, len))
+}
+
+/// True when placement `p` (not already applied) overlaps `start..start+len` (an insertion,
+/// `len == 0`, overlaps only the lines strictly inside it).
+fn overlaps(p: &Placement, start: usize, len: usize) -> bool {
+    if p.already_applied {
+        return false;
+    }
+    let (ps, pe) = (p.start, p.start + p.old_len);
+    if len == 0 {
+        start > ps && start < pe
+    } else if p.old_len == 0 {
+        p.start > start && p.start < start + len
+    } else {
+        start < pe && ps < start + len
+    }
 }
 
 /// The body lines of the hunk in use, old side only.
@@ -264,7 +274,7 @@ fn locate_one(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
     region_start: usize,
-    (placed, prev_hunk): (&[Placement], Option<&Hunk>),
+    (placed, ranges, prev_hunk): (&[Placement], &PlacedRanges, Option<&Hunk>),
     opts: &Options,
     budget: &mut Budget,
 ) -> Result<Placement, Error> {
@@ -286,7 +296,7 @@ fn locate_one(
                 index,
                 cx,
                 region_start,
-                (placed, prev_hunk),
+                (placed, ranges, prev_hunk),
                 opts,
                 budget,
                 e,
@@ -299,6 +309,7 @@ fn locate_one(
         region_start,
         anchor: anchor.as_ref(),
         placed,
+        ranges,
         prev_hunk,
         opts,
     };
@@ -350,7 +361,7 @@ fn without_anchor(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
     region_start: usize,
-    (placed, prev_hunk): (&[Placement], Option<&Hunk>),
+    (placed, ranges, prev_hunk): (&[Placement], &PlacedRanges, Option<&Hunk>),
     opts: &Options,
     budget: &mut Budget,
     anchor_error: Error,
@@ -395,6 +406,7 @@ fn without_anchor(
         region_start,
         anchor: outer.as_ref(),
         placed,
+        ranges,
         prev_hunk,
         opts,
     };

@@ -2,6 +2,7 @@
 //! the previous hunk, the anchor's block, out-of-order fallbacks, and the levels that count
 //! as one for uniqueness (SPEC §3.2).
 
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 use super::anchor::{indent_width, is_closing, AnchorMatch};
@@ -91,8 +92,54 @@ pub(crate) fn starts_until(index: &LineIndex<'_>, a: &AnchorMatch) -> usize {
         .unwrap_or(n - 1)
 }
 
+/// The placed hunks by first line, so that an out-of-order hit is checked against the few
+/// placements near it instead of every one (hunks in reverse file order made that quadratic).
+#[derive(Default)]
+pub(crate) struct PlacedRanges {
+    /// (first line, index in placement order) of each placement not already applied.
+    by_start: BTreeSet<(usize, usize)>,
+    /// The most lines any of them covers.
+    max_len: usize,
+    /// Placements recorded (already applied ones included).
+    recorded: usize,
+}
+
+impl PlacedRanges {
+    /// Records placement number `i`.
+    pub(crate) fn push(&mut self, p: &Placement, i: usize) {
+        self.recorded += 1;
+        if p.already_applied {
+            return;
+        }
+        self.by_start.insert((p.start, i));
+        self.max_len = self.max_len.max(p.old_len);
+    }
+
+    /// Whether some placement of `placed` overlaps `start..start+len`: only those starting
+    /// within the longest placement's length before it can. When `placed` is not the list
+    /// recorded, every placement is looked at.
+    fn any_overlaps(&self, placed: &[Placement], start: usize, len: usize) -> bool {
+        if self.recorded != placed.len() {
+            return overlapping_hunk(placed, start, len).is_some();
+        }
+        let from = start.saturating_sub(self.max_len);
+        self.by_start
+            .range((from, 0)..=(start.saturating_add(len), usize::MAX))
+            .any(|&(_, i)| {
+                placed
+                    .get(i)
+                    .is_some_and(|p| super::overlaps(p, start, len))
+            })
+    }
+}
+
 /// An out-of-order hit must not overlap a hunk placed before it.
 fn no_overlap(s: &Search<'_, '_>, hit: &Hit, m: usize) -> Result<(), Error> {
+    // The first overlapping placement (in placement order) is looked up among all of them,
+    // as the message names it.
+    if !s.ranges.any_overlaps(s.placed, hit.start, m) {
+        return Ok(());
+    }
     match overlapping_hunk(s.placed, hit.start, m) {
         Some(other) => Err(diagnose::overlaps_placed(
             s.cx, hit.start, m, s.placed, other,

@@ -134,6 +134,11 @@ pub struct ApplyArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// With --json: add `diff`, each changed line (and its context) with its character-level
+    /// changes (the unified diff is always there)
+    #[arg(long, requires = "json")]
+    pub json_diff: bool,
+
     /// Let `*** Add File` and `*** Move to` replace an existing file (default: FILE_EXISTS)
     #[arg(long)]
     pub allow_overwrite: bool,

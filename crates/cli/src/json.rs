@@ -1,6 +1,13 @@
 //! `--json`: the whole result, or the error, as one JSON document (its shape is documented in
-//! the README, section "The `v4a` command"). Hunk numbers are 1-based, like the messages.
+//! docs/cli.md, section "`--json`"). Hunk numbers are 1-based, like the messages.
+//!
+//! The document of a success is written as it is serialised ([`Success`] implements
+//! `Serialize`): hunks and `diff` entries are produced one at a time, so that the output of a
+//! large change is never held as a tree of values (a 50,000-line replacement made one of
+//! 70 MB). The per-line `diff` is in the command's document only with `--json-diff`; the MCP
+//! server's structured content always has it.
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Value};
 use v4a::{ApplyResult, DiffLine, FileResult, HunkReport};
 use v4a_workspace::{FileChange, FileOutcome, Outcome};
@@ -8,26 +15,103 @@ use v4a_workspace::{FileChange, FileOutcome, Outcome};
 use crate::failure::Failure;
 use crate::render::CONTEXT;
 
-/// The document for a patch that applied (`written`: the files were changed on disk).
+/// The document for a patch that applied, as a value, with the per-line `diff` (the MCP
+/// server's structured content).
 pub fn success(outcome: &Outcome, dry_run: bool) -> Value {
-    json!({
-        "ok": true,
-        "dry_run": dry_run,
-        "written": outcome.written,
-        "summary": outcome.summary(),
-        "recovered": outcome.recovered.as_ref().map(|r| json!({
-            "action": format!("{:?}", r.action).to_lowercase(),
-            "files": r.files,
-        })),
-        "notes": outcome.notes,
-        "files": outcome
-            .result
-            .files
-            .iter()
-            .zip(&outcome.files)
-            .map(|(f, o)| file(f, o))
-            .collect::<Vec<_>>(),
-    })
+    let doc = Success {
+        outcome,
+        dry_run,
+        diff: true,
+    };
+    serde_json::to_value(doc).unwrap_or(Value::Null)
+}
+
+/// The document for a patch that applied (`written`: the files were changed on disk),
+/// serialised as it is written.
+pub struct Success<'a> {
+    /// What was applied.
+    pub outcome: &'a Outcome,
+    /// `--dry-run`: nothing was written.
+    pub dry_run: bool,
+    /// Each file has `diff`, the per-line structured diff (`--json-diff`).
+    pub diff: bool,
+}
+
+impl Serialize for Success<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let outcome = self.outcome;
+        let mut m = ser.serialize_map(None)?;
+        m.serialize_entry("ok", &true)?;
+        m.serialize_entry("dry_run", &self.dry_run)?;
+        m.serialize_entry("written", &outcome.written)?;
+        m.serialize_entry("summary", &outcome.summary())?;
+        let recovered = outcome.recovered.as_ref().map(|r| {
+            json!({
+                "action": format!("{:?}", r.action).to_lowercase(),
+                "files": r.files,
+            })
+        });
+        m.serialize_entry("recovered", &recovered)?;
+        m.serialize_entry("notes", &outcome.notes)?;
+        let files = outcome.result.files.iter().zip(&outcome.files);
+        let files = files.map(|(f, o)| File(f, o, self.diff));
+        m.serialize_entry("files", &Seq::new(files))?;
+        m.end()
+    }
+}
+
+/// A sequence serialised from an iterator, item by item.
+struct Seq<I>(std::cell::Cell<Option<I>>);
+
+impl<I> Seq<I> {
+    fn new(items: I) -> Seq<I> {
+        Seq(std::cell::Cell::new(Some(items)))
+    }
+}
+
+impl<I> Serialize for Seq<I>
+where
+    I: Iterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self.0.take() {
+            Some(items) => ser.collect_seq(items),
+            None => ser.collect_seq(std::iter::empty::<I::Item>()),
+        }
+    }
+}
+
+/// One file of a success document (with `diff` when the flag is set).
+struct File<'a>(&'a FileResult, &'a FileOutcome, bool);
+
+impl Serialize for File<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let File(f, o, with_diff) = *self;
+        let a = &f.applied;
+        let mut m = ser.serialize_map(None)?;
+        m.serialize_entry("operation", f.kind.name())?;
+        m.serialize_entry("path", &f.path)?;
+        m.serialize_entry("move_to", &f.move_to)?;
+        let change = match o.change {
+            FileChange::Added => "added",
+            FileChange::Modified => "modified",
+            FileChange::Moved => "moved",
+            FileChange::Deleted => "deleted",
+            _ => "unchanged",
+        };
+        m.serialize_entry("change", change)?;
+        m.serialize_entry("changed", &(o.change != FileChange::Unchanged))?;
+        m.serialize_entry("binary", &o.binary)?;
+        m.serialize_entry("fuzz", &a.fuzz)?;
+        let hunks = a.hunks.iter().enumerate().map(|(i, h)| hunk(i, h));
+        m.serialize_entry("hunks", &Seq::new(hunks))?;
+        if with_diff {
+            m.serialize_entry("diff", &Seq::new(a.diff.iter().map(|d| diff_line(a, d))))?;
+        }
+        m.serialize_entry("unified_diff", &a.unified_diff(CONTEXT as usize))?;
+        m.end()
+    }
 }
 
 /// The document for a failure.
@@ -38,28 +122,6 @@ pub fn failure(f: &Failure, dry_run: bool) -> Value {
         "written": false,
         "exit_code": f.exit_code(),
         "error": error(f),
-    })
-}
-
-fn file(f: &FileResult, o: &FileOutcome) -> Value {
-    let a = &f.applied;
-    json!({
-        "operation": f.kind.name(),
-        "path": f.path,
-        "move_to": f.move_to,
-        "change": match o.change {
-            FileChange::Added => "added",
-            FileChange::Modified => "modified",
-            FileChange::Moved => "moved",
-            FileChange::Deleted => "deleted",
-            _ => "unchanged",
-        },
-        "changed": o.change != FileChange::Unchanged,
-        "binary": o.binary,
-        "fuzz": a.fuzz,
-        "hunks": a.hunks.iter().enumerate().map(|(i, h)| hunk(i, h)).collect::<Vec<_>>(),
-        "diff": a.diff.iter().map(|d| diff_line(a, d)).collect::<Vec<_>>(),
-        "unified_diff": a.unified_diff(CONTEXT as usize),
     })
 }
 

@@ -61,7 +61,9 @@ fn report(result: Result<(), Failure>) -> u8 {
 
 fn apply(args: &ApplyArgs) -> u8 {
     let mut opts = workspace_options(args);
-    if args.dry_run || args.json {
+    // The structured diff (and its character-level segments) only where it is shown: the
+    // preview, and `--json-diff`. It costs several times the file's size.
+    if (args.dry_run && !args.json) || args.json_diff {
         opts.engine.diff = DiffStyle::Changes {
             context: render::CONTEXT,
         };
@@ -71,7 +73,11 @@ fn apply(args: &ApplyArgs) -> u8 {
         if args.check {
             Ok(())
         } else if args.json {
-            print_json(&json::success(&outcome, args.dry_run))
+            print_json(&json::Success {
+                outcome: &outcome,
+                dry_run: args.dry_run,
+                diff: args.json_diff,
+            })
         } else if args.dry_run {
             print_colored(&preview(&outcome.result), args.color)
         } else {
@@ -417,10 +423,17 @@ fn print_colored(text: &str, when: ColorWhen) -> Result<(), Failure> {
     output_result(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
 }
 
-fn print_json(value: &serde_json::Value) -> Result<(), Failure> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| Failure::io(None, format!("cannot write JSON: {e}")))?;
-    print(&text)
+/// Writes `doc` to standard output as it is serialised (never whole in memory), then a newline.
+fn print_json(doc: &impl serde::Serialize) -> Result<(), Failure> {
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let r = serde_json::to_writer_pretty(&mut out, doc)
+        .map_err(|e| match e.io_error_kind() {
+            Some(kind) => io::Error::new(kind, e.to_string()),
+            None => io::Error::other(format!("cannot write JSON: {e}")),
+        })
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
+    output_result(r)
 }
 
 fn output_result(r: io::Result<()>) -> Result<(), Failure> {

@@ -250,97 +250,14 @@ fn block(out: &mut String, key: &str, text: &str) {
 /// The `--json` report of a dry run, with the files after the real run, rendered in the
 /// canonical form of a vector's `outcome` file.
 fn render_json(doc: &Value, after: &BTreeMap<String, Vec<u8>>) -> String {
-    let mut out = String::new();
-    let text = |v: &Value| v.as_str().filter(|s| !s.is_empty()).map(str::to_string);
     if doc["ok"] != true {
-        let e = &doc["error"];
-        let _ = writeln!(out, "status: {}", e["status"].as_str().unwrap_or("?"));
-        block(
-            &mut out,
-            "message",
-            e["message"].as_str().unwrap_or_default(),
-        );
-        if let Some(p) = text(&e["path"]) {
-            let _ = writeln!(out, "path: {}", esc(&p));
-        }
-        for key in ["patch_line", "hunk", "byte_offset"] {
-            if let Some(n) = e[key].as_u64() {
-                let _ = writeln!(out, "{key}: {n}");
-            }
-        }
-        if let Some(i) = text(&e["input"]) {
-            let _ = writeln!(out, "input: {}", esc(&i));
-        }
-        let candidates: Vec<String> = e["candidates"]
-            .as_array()
-            .map(|a| a.iter().map(Value::to_string).collect())
-            .unwrap_or_default();
-        if !candidates.is_empty() {
-            let _ = writeln!(out, "candidates: {}", candidates.join(","));
-        }
-        if let Some(s) = text(&e["suggestion"]) {
-            block(&mut out, "suggestion", &s);
-        }
-        let c = &e["closest"];
-        if let Some(sim) = c["similarity"].as_f64() {
-            let milli = (sim * 1000.0 + 0.5).floor() as u64;
-            let _ = writeln!(
-                out,
-                "closest: {}-{} similarity={}.{:03}",
-                c["start_line"],
-                c["end_line"],
-                milli / 1000,
-                milli % 1000
-            );
-        }
-        if let Some(h) = text(&e["corrected_hunk"]) {
-            block(&mut out, "corrected_hunk", &h);
-        }
-        return out;
+        return render_json_error(&doc["error"]);
     }
+    let mut out = String::new();
     out.push_str("status: OK\n");
     let files = doc["files"].as_array().cloned().unwrap_or_default();
     for (i, f) in files.iter().enumerate() {
-        let _ = write!(
-            out,
-            "op {}: {} {}",
-            i + 1,
-            f["operation"].as_str().unwrap_or("?"),
-            esc(f["path"].as_str().unwrap_or_default())
-        );
-        if let Some(dest) = f["move_to"].as_str() {
-            let _ = write!(out, " -> {}", esc(dest));
-        }
-        let _ = writeln!(out, "\n  fuzz: {}", f["fuzz"]);
-        for h in f["hunks"].as_array().into_iter().flatten() {
-            let names = |v: &Value| {
-                let list: Vec<&str> = v
-                    .as_array()
-                    .map(|a| a.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                if list.is_empty() {
-                    "none".to_string()
-                } else {
-                    list.join(",")
-                }
-            };
-            let _ = writeln!(
-                out,
-                "  hunk {}: old={},{} new={},{} level={} fuzz={} candidates={} patch_line={} \
-                 flags={} line_levels={}",
-                h["hunk"],
-                h["old_start"],
-                h["old_len"],
-                h["new_start"],
-                h["new_len"],
-                h["level"].as_str().unwrap_or("?"),
-                h["fuzz"],
-                h["candidates"],
-                h["patch_line"],
-                names(&h["flags"]),
-                names(&h["line_levels"])
-            );
-        }
+        render_json_file(&mut out, i, f);
     }
     for (path, bytes) in after {
         let _ = writeln!(out, "file {}: {} bytes", esc(path), bytes.len());
@@ -348,21 +265,114 @@ fn render_json(doc: &Value, after: &BTreeMap<String, Vec<u8>>) -> String {
     out
 }
 
+/// The error of a `--json` report, rendered as an outcome file.
+fn render_json_error(e: &Value) -> String {
+    let mut out = String::new();
+    let text = |v: &Value| v.as_str().filter(|s| !s.is_empty()).map(str::to_string);
+    let _ = writeln!(out, "status: {}", e["status"].as_str().unwrap_or("?"));
+    block(
+        &mut out,
+        "message",
+        e["message"].as_str().unwrap_or_default(),
+    );
+    if let Some(p) = text(&e["path"]) {
+        let _ = writeln!(out, "path: {}", esc(&p));
+    }
+    for key in ["patch_line", "hunk", "byte_offset"] {
+        if let Some(n) = e[key].as_u64() {
+            let _ = writeln!(out, "{key}: {n}");
+        }
+    }
+    if let Some(i) = text(&e["input"]) {
+        let _ = writeln!(out, "input: {}", esc(&i));
+    }
+    let candidates: Vec<String> = e["candidates"]
+        .as_array()
+        .map(|a| a.iter().map(Value::to_string).collect())
+        .unwrap_or_default();
+    if !candidates.is_empty() {
+        let _ = writeln!(out, "candidates: {}", candidates.join(","));
+    }
+    if let Some(s) = text(&e["suggestion"]) {
+        block(&mut out, "suggestion", &s);
+    }
+    let c = &e["closest"];
+    if let Some(sim) = c["similarity"].as_f64() {
+        let milli = (sim * 1000.0 + 0.5).floor() as u64;
+        let _ = writeln!(
+            out,
+            "closest: {}-{} similarity={}.{:03}",
+            c["start_line"],
+            c["end_line"],
+            milli / 1000,
+            milli % 1000
+        );
+    }
+    if let Some(h) = text(&e["corrected_hunk"]) {
+        block(&mut out, "corrected_hunk", &h);
+    }
+    out
+}
+
+/// File `i` of a successful `--json` report: its operation, fuzz and hunks.
+fn render_json_file(out: &mut String, i: usize, f: &Value) {
+    let _ = write!(
+        out,
+        "op {}: {} {}",
+        i + 1,
+        f["operation"].as_str().unwrap_or("?"),
+        esc(f["path"].as_str().unwrap_or_default())
+    );
+    if let Some(dest) = f["move_to"].as_str() {
+        let _ = write!(out, " -> {}", esc(dest));
+    }
+    let _ = writeln!(out, "\n  fuzz: {}", f["fuzz"]);
+    for h in f["hunks"].as_array().into_iter().flatten() {
+        let names = |v: &Value| {
+            let list: Vec<&str> = v
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if list.is_empty() {
+                "none".to_string()
+            } else {
+                list.join(",")
+            }
+        };
+        let _ = writeln!(
+            out,
+            "  hunk {}: old={},{} new={},{} level={} fuzz={} candidates={} patch_line={} \
+             flags={} line_levels={}",
+            h["hunk"],
+            h["old_start"],
+            h["old_len"],
+            h["new_start"],
+            h["new_len"],
+            h["level"].as_str().unwrap_or("?"),
+            h["fuzz"],
+            h["candidates"],
+            h["patch_line"],
+            names(&h["flags"]),
+            names(&h["line_levels"])
+        );
+    }
+}
+
 /// Runs one vector as a directory scenario; returns what went wrong.
 fn run_vector(dir: &Path) -> Vec<String> {
     let mut problems = Vec::new();
-    let flags = option_flags(dir);
     let tmp = TempDir::new().expect("temporary directory");
     let work = tmp.path().join("work");
     copy_tree(&dir.join("before"), &work);
     let before = tree(&work);
     let patch = dir.join("patch");
     // A vector with base/ (the files as the model saw them) applies with --base-dir.
-    let mut flags = flags;
+    let mut flags = option_flags(dir);
     if dir.join("base").is_dir() {
         flags.push("--base-dir".into());
         flags.push(dir.join("base").to_string_lossy().into_owned());
     }
+    let outcome = fs::read_to_string(dir.join("outcome")).unwrap_or_default();
 
     // 1. Apply for real.
     let mut c = v4a();
@@ -373,46 +383,7 @@ fn run_vector(dir: &Path) -> Vec<String> {
         .arg(&patch);
     let out = run_with(c, None);
     let after_tree = tree(&work);
-    let apply_stderr = stderr(&out);
-    let outcome = fs::read_to_string(dir.join("outcome")).unwrap_or_default();
-    let failed = !outcome.starts_with("status: OK\n");
-    if !failed {
-        let want = files_of(&tree(&dir.join("after")));
-        if code(&out) != 0 {
-            problems.push(format!(
-                "expected exit 0, got {}: {}",
-                code(&out),
-                stderr(&out)
-            ));
-        } else if !stdout(&out).starts_with("Success. Updated the following files:\n") {
-            problems.push(format!("unexpected stdout {:?}", stdout(&out)));
-        }
-        let got = files_of(&after_tree);
-        if got != want {
-            let keys: BTreeSet<&String> = want.keys().chain(got.keys()).collect();
-            for k in keys {
-                if want.get(k) != got.get(k) {
-                    problems.push(format!(
-                        "{k}: expected {:?}, got {:?}",
-                        want.get(k).map(|b| String::from_utf8_lossy(b).into_owned()),
-                        got.get(k).map(|b| String::from_utf8_lossy(b).into_owned())
-                    ));
-                }
-            }
-        }
-    } else {
-        if code(&out) != 1 {
-            problems.push(format!(
-                "expected exit 1 ({}), got {}: {}",
-                outcome.lines().next().unwrap_or_default(),
-                code(&out),
-                stderr(&out)
-            ));
-        }
-        if after_tree != before {
-            problems.push("the directory changed although the patch failed".into());
-        }
-    }
+    check_real_apply(dir, &out, &outcome, (&before, &after_tree), &mut problems);
 
     // 2. The JSON report of a dry run on the untouched files: the vector's whole outcome.
     let tmp2 = TempDir::new().expect("temporary directory");
@@ -423,43 +394,107 @@ fn run_vector(dir: &Path) -> Vec<String> {
         .arg(&work2)
         .args(&flags)
         .arg(&patch);
-    let out = run_with(c, None);
+    let json_out = run_with(c, None);
     if tree(&work2) != before {
         problems.push("--dry-run --json changed the directory".into());
     }
-    match serde_json::from_slice::<Value>(&out.stdout) {
-        Err(e) => problems.push(format!("--json printed no JSON ({e}): {}", stdout(&out))),
-        Ok(doc) => {
-            let (want_code, written) = if failed {
-                (1, doc["written"].clone())
-            } else {
-                (0, Value::Bool(false))
-            };
-            if doc["ok"] != !failed || doc["written"] != written || code(&out) != want_code {
+    let after = files_of(&after_tree);
+    check_json_report(&json_out, &outcome, &stderr(&out), &after, &mut problems);
+    problems
+}
+
+/// The real apply of a vector: the files it expects (or none changed, for a failure) and the
+/// exit status.
+fn check_real_apply(
+    dir: &Path,
+    out: &Output,
+    outcome: &str,
+    (before, after_tree): (&BTreeMap<String, Node>, &BTreeMap<String, Node>),
+    problems: &mut Vec<String>,
+) {
+    if !outcome.starts_with("status: OK\n") {
+        if code(out) != 1 {
+            problems.push(format!(
+                "expected exit 1 ({}), got {}: {}",
+                outcome.lines().next().unwrap_or_default(),
+                code(out),
+                stderr(out)
+            ));
+        }
+        if after_tree != before {
+            problems.push("the directory changed although the patch failed".into());
+        }
+        return;
+    }
+    let want = files_of(&tree(&dir.join("after")));
+    if code(out) != 0 {
+        problems.push(format!(
+            "expected exit 0, got {}: {}",
+            code(out),
+            stderr(out)
+        ));
+    } else if !stdout(out).starts_with("Success. Updated the following files:\n") {
+        problems.push(format!("unexpected stdout {:?}", stdout(out)));
+    }
+    let got = files_of(after_tree);
+    if got != want {
+        let keys: BTreeSet<&String> = want.keys().chain(got.keys()).collect();
+        for k in keys {
+            if want.get(k) != got.get(k) {
                 problems.push(format!(
-                    "JSON {} with exit {want_code} expected: {doc}",
-                    if failed { "failure" } else { "success" }
-                ));
-            }
-            if failed && doc["exit_code"] != 1 {
-                problems.push(format!("JSON exit_code 1 expected: {doc}"));
-            }
-            if let Some(message) = doc["error"]["message"].as_str().filter(|_| failed) {
-                if !apply_stderr.contains(message) {
-                    problems.push(format!(
-                        "stderr lacks the message {message:?}: {apply_stderr}"
-                    ));
-                }
-            }
-            let rendered = render_json(&doc, &files_of(&after_tree));
-            if rendered != outcome {
-                problems.push(format!(
-                    "the JSON report is not the vector's outcome:\n--- outcome\n{outcome}--- JSON\n{rendered}"
+                    "{k}: expected {:?}, got {:?}",
+                    want.get(k).map(|b| String::from_utf8_lossy(b).into_owned()),
+                    got.get(k).map(|b| String::from_utf8_lossy(b).into_owned())
                 ));
             }
         }
     }
-    problems
+}
+
+/// The `--json --dry-run` report of a vector: its status and exit code, the message the real
+/// apply printed, and, rendered, the vector's whole outcome.
+fn check_json_report(
+    out: &Output,
+    outcome: &str,
+    apply_stderr: &str,
+    after: &BTreeMap<String, Vec<u8>>,
+    problems: &mut Vec<String>,
+) {
+    let failed = !outcome.starts_with("status: OK\n");
+    let doc = match serde_json::from_slice::<Value>(&out.stdout) {
+        Err(e) => {
+            problems.push(format!("--json printed no JSON ({e}): {}", stdout(out)));
+            return;
+        }
+        Ok(doc) => doc,
+    };
+    let (want_code, written) = if failed {
+        (1, doc["written"].clone())
+    } else {
+        (0, Value::Bool(false))
+    };
+    if doc["ok"] != !failed || doc["written"] != written || code(out) != want_code {
+        problems.push(format!(
+            "JSON {} with exit {want_code} expected: {doc}",
+            if failed { "failure" } else { "success" }
+        ));
+    }
+    if failed && doc["exit_code"] != 1 {
+        problems.push(format!("JSON exit_code 1 expected: {doc}"));
+    }
+    if let Some(message) = doc["error"]["message"].as_str().filter(|_| failed) {
+        if !apply_stderr.contains(message) {
+            problems.push(format!(
+                "stderr lacks the message {message:?}: {apply_stderr}"
+            ));
+        }
+    }
+    let rendered = render_json(&doc, after);
+    if rendered != outcome {
+        problems.push(format!(
+            "the JSON report is not the vector's outcome:\n--- outcome\n{outcome}--- JSON\n{rendered}"
+        ));
+    }
 }
 
 #[test]
@@ -1135,7 +1170,7 @@ fn dry_run_colours_and_highlights_changed_characters_when_asked() {
 #[test]
 fn json_reports_every_file_and_hunk() {
     let s = app_scene();
-    let out = s.apply(TWO_FILES, &["--json"]);
+    let out = s.apply(TWO_FILES, &["--json", "--json-diff"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(s.read("notes.md"), "# Notes\n");
     let doc = json_of(&out);
@@ -1181,6 +1216,28 @@ fn json_reports_every_file_and_hunk() {
     let notes = &doc["files"][1];
     assert_eq!(notes["operation"], "add");
     assert_eq!(notes["hunks"], serde_json::json!([]));
+}
+
+#[test]
+fn json_leaves_out_the_per_line_diff_unless_asked() {
+    let with = app_scene().apply(TWO_FILES, &["--json", "--json-diff"]);
+    let without = app_scene().apply(TWO_FILES, &["--json"]);
+    assert_eq!(code(&without), 0, "{}", stderr(&without));
+    let mut with = json_of(&with);
+    let without = json_of(&without);
+    for f in without["files"].as_array().expect("files") {
+        assert!(f.get("diff").is_none(), "{f}");
+        assert!(f["unified_diff"].is_string(), "{f}");
+    }
+    // The same document otherwise.
+    for f in with["files"].as_array_mut().expect("files") {
+        let diff = f.as_object_mut().and_then(|o| o.remove("diff"));
+        assert!(diff.is_some_and(|d| d.is_array()));
+    }
+    assert_eq!(with, without);
+    // Asking for the diff without --json is a usage error.
+    let out = app_scene().apply(TWO_FILES, &["--json-diff"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
 }
 
 #[test]
