@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::index::{Budget, LineIndex};
+use super::index::{Budget, LineIndex, Pattern};
 use super::search::{self, starts_until};
 use super::{finish, overlapping_hunk, without_blank_tail, Level, Placement, Search};
 use crate::error::{Error, Status};
@@ -19,8 +19,15 @@ pub(crate) const RELAXED_FUZZ: u32 = 300;
 /// How many context lines at each end of the old side may be relaxed as outer lines.
 const OUTER: usize = 2;
 
-/// At least this many lines of the old side must match the file (not counting blank lines).
+/// At least this many lines of the old side that say something (see [`telling`]) must match
+/// the file.
 const MIN_MATCHED: usize = 2;
+
+/// True when a line is evidence of a place: it holds at least three letters or digits (a
+/// blank line, a brace or `end` fits almost anywhere).
+fn telling(line: &str) -> bool {
+    line.chars().filter(|c| c.is_alphanumeric()).take(3).count() == 3
+}
 
 /// What the relaxed retry found.
 pub(crate) enum Relaxed {
@@ -96,6 +103,13 @@ fn place_used(
     let n = index.len();
     let limit = max_relaxed(&old);
     if m == 0 || m > n || limit == 0 {
+        return Ok(Relaxed::Nothing);
+    }
+    // The lines as written fit somewhere outside where the hunk was searched (outside its
+    // anchor's block, or over a placed hunk): they and the search disagree, and relaxing
+    // them to fit the search would overrule the lines.
+    let mut written = Pattern::new(old.iter().map(|l| l.text).collect());
+    if search::candidates(index, &mut written, s.opts, 0..n, budget)?.is_some() {
         return Ok(Relaxed::Nothing);
     }
     // With an anchor: its block only. Without: the region, then (out of order) the file.
@@ -190,7 +204,7 @@ fn acceptable(old: &[OldLine<'_>], relaxed: &[usize], outer: &[usize]) -> bool {
     let matched_text = old
         .iter()
         .enumerate()
-        .filter(|(k, l)| !relaxed.contains(k) && !l.text.trim().is_empty())
+        .filter(|(k, l)| !relaxed.contains(k) && telling(l.text))
         .count();
     relaxed.iter().all(|&k| !old[k].deleted)
         && (relaxed.iter().all(|k| outer.contains(k)) || relaxed.len() * 3 <= context)
@@ -252,7 +266,9 @@ fn fits_in(
                 None => relaxed.push(k),
             }
         }
-        if acceptable(old, &relaxed, &outer) {
+        if acceptable(old, &relaxed, &outer)
+            && !displaced(index, old, start, &relaxed, max, budget)?
+        {
             fits.push(Fit {
                 start,
                 level,
@@ -261,6 +277,28 @@ fn fits_in(
         }
     }
     Ok(fits)
+}
+
+/// True when a relaxed line of the window at `start` is in the file near the window (within
+/// the old side's length before or after it): then the file has lines the hunk does not show,
+/// or lacks some it shows, and the window is shifted against them; it is no substitution.
+fn displaced(
+    index: &mut LineIndex<'_>,
+    old: &[OldLine<'_>],
+    start: usize,
+    relaxed: &[usize],
+    max: Level,
+    budget: &mut Budget,
+) -> Result<bool, Error> {
+    let m = old.len();
+    let near = start.saturating_sub(m)..(start + 2 * m).min(index.len());
+    for &k in relaxed {
+        budget.charge((near.end - near.start) as u64)?;
+        if near.clone().any(|i| index.line_eq(i, max, old[k].text)) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The not-found error of a hunk that fits several places with its context relaxed: the
@@ -305,6 +343,15 @@ mod tests {
     }
 
     #[test]
+    fn telling_lines_hold_three_letters_or_digits() {
+        assert!(telling("    return x1"));
+        assert!(telling("abc"));
+        assert!(!telling("  });"));
+        assert!(!telling(""));
+        assert!(!telling("a = b"));
+    }
+
+    #[test]
     fn outer_lines_stop_at_the_changed_lines() {
         let o = old(&[
             ("a", false),
@@ -325,13 +372,13 @@ mod tests {
     #[test]
     fn relaxing_is_bounded() {
         let o = old(&[
-            ("a", false),
-            ("b", false),
-            ("c", false),
-            ("x", true),
-            ("d", false),
-            ("e", false),
-            ("f", false),
+            ("alpha", false),
+            ("bravo", false),
+            ("charlie", false),
+            ("xray", true),
+            ("delta", false),
+            ("echo", false),
+            ("foxtrot", false),
         ]);
         let outer = outer_lines(&o);
         // Outer lines, up to two at each end.
@@ -343,10 +390,17 @@ mod tests {
         // Never a `-` line.
         assert!(!acceptable(&o, &[3], &outer));
         // Never fewer matching lines than relaxed ones.
-        let o = old(&[("a", false), ("x", true), ("b", false)]);
+        let o = old(&[("alpha", false), ("xray", true), ("bravo", false)]);
         assert!(!acceptable(&o, &[0, 2], &outer_lines(&o)));
-        // Never fewer than two non-blank lines that match.
-        let o = old(&[("a", false), ("x", true), ("", false)]);
+        // Never fewer than two telling lines that match.
+        let o = old(&[
+            ("one", false),
+            ("two", true),
+            ("}", false),
+            ("three", false),
+        ]);
+        assert!(acceptable(&o, &[0], &outer_lines(&o)));
+        let o = old(&[("one", false), ("two", true), ("}", false), ("", false)]);
         assert!(!acceptable(&o, &[0], &outer_lines(&o)));
     }
 }
