@@ -29,6 +29,26 @@ fn telling(line: &str) -> bool {
     line.chars().filter(|c| c.is_alphanumeric()).take(3).count() == 3
 }
 
+/// The relaxed search of one hunk may do this many units of work per line of the file and
+/// the old side; past that it gives up (the hunk stays not found), so that a hunk found nowhere
+/// costs time linear in the input. Its work is charged to the search budget too.
+const WORK_PER_LINE: u64 = 32;
+
+/// The work of one relaxed search: charged to the search budget (an error past it) and to
+/// the relaxed search's own allowance (giving up past it).
+struct Meter<'b> {
+    global: &'b mut Budget,
+    local: Budget,
+}
+
+impl Meter<'_> {
+    /// Charges `units`; `Ok(false)` when the relaxed search must give up.
+    fn charge(&mut self, units: u64) -> Result<bool, Error> {
+        self.global.charge(units)?;
+        Ok(self.local.charge(units).is_ok())
+    }
+}
+
 /// What the relaxed retry found.
 pub(crate) enum Relaxed {
     /// One place: the placement, flagged `context_relaxed`.
@@ -118,8 +138,15 @@ fn place_used(
         None if s.region_start > 0 => (s.region_start..n, Some(0..n)),
         None => (0..n, None),
     };
+    let allowance = WORK_PER_LINE.saturating_mul((n + m) as u64);
     for range in std::iter::once(first).chain(second) {
-        let fits = fits_in(index, s, &old, limit, range, budget)?;
+        let mut meter = Meter {
+            global: budget,
+            local: Budget::new(allowance),
+        };
+        let Some(fits) = fits_in(index, s, &old, limit, range, &mut meter)? else {
+            return Ok(Relaxed::Nothing);
+        };
         let Some(fit) = fits.first() else {
             continue;
         };
@@ -213,50 +240,52 @@ fn acceptable(old: &[OldLine<'_>], relaxed: &[usize], outer: &[usize]) -> bool {
 }
 
 /// Every window of `range` where the old side fits with an accepted relaxation, in file
-/// order. Candidate windows come from the lines one of which any accepted window must match:
-/// a `-` line (the one with the fewest occurrences), or else the first `limit + 1` lines.
+/// order; `None` when the search gave up (its allowance spent). Candidate windows come from
+/// lines one of which any accepted window must match: a `-` line (a telling one if any), or
+/// else `limit + 1` lines (telling ones first).
 fn fits_in(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
     old: &[OldLine<'_>],
     limit: usize,
     range: Range<usize>,
-    budget: &mut Budget,
-) -> Result<Vec<Fit>, Error> {
+    meter: &mut Meter<'_>,
+) -> Result<Option<Vec<Fit>>, Error> {
     let m = old.len();
     let max = s.opts.max_level;
     if range.end < range.start || range.end - range.start < m {
-        return Ok(Vec::new());
+        return Ok(Some(Vec::new()));
     }
     let last_start = range.end - m;
-    let keys: Vec<usize> = if old.iter().any(|l| l.deleted) {
-        old.iter()
-            .enumerate()
-            .filter(|(_, l)| l.deleted)
-            .map(|(k, _)| k)
-            .collect()
+    let mut order: Vec<usize> = (0..m).collect();
+    // Stable: telling `-` lines, other `-` lines, telling context lines, the rest.
+    order.sort_by_key(|&k| (!old[k].deleted, !telling(old[k].text)));
+    let keys: &[usize] = if old.iter().any(|l| l.deleted) {
+        &order[..1]
     } else {
-        (0..(limit + 1).min(m)).collect()
+        &order[..(limit + 1).min(m)]
     };
-    let mut by_key: Vec<Vec<usize>> = Vec::with_capacity(keys.len());
-    for &k in &keys {
+    let mut starts: Vec<usize> = Vec::new();
+    for &k in keys {
         // Lines at k..=last_start+k hold line k of a window starting in the range.
         let lines = range.start + k..last_start + k + 1;
-        let hits = index.find_line(old[k].text, max, false, lines, usize::MAX, budget)?;
-        by_key.push(hits.into_iter().map(|h| h - k).collect());
+        let Ok(hits) =
+            index.find_line(old[k].text, max, false, lines, usize::MAX, &mut meter.local)
+        else {
+            return Ok(None);
+        };
+        // find_line charged the allowance; the search budget is charged the same.
+        meter.global.charge((last_start + 1 - range.start) as u64)?;
+        starts.extend(hits.into_iter().map(|h| h - k));
     }
-    let mut starts: Vec<usize> = if old.iter().any(|l| l.deleted) {
-        // Every `-` line must match: the rarest one gives every candidate.
-        by_key.into_iter().min_by_key(Vec::len).unwrap_or_default()
-    } else {
-        by_key.into_iter().flatten().collect()
-    };
     starts.sort_unstable();
     starts.dedup();
     let outer = outer_lines(old);
     let mut fits = Vec::new();
     'window: for start in starts {
-        budget.charge(m as u64)?;
+        if !meter.charge(m as u64)? {
+            return Ok(None);
+        }
         let mut level = Level::Exact;
         let mut relaxed = Vec::new();
         for (k, l) in old.iter().enumerate() {
@@ -266,39 +295,45 @@ fn fits_in(
                 None => relaxed.push(k),
             }
         }
-        if acceptable(old, &relaxed, &outer)
-            && !displaced(index, old, start, &relaxed, max, budget)?
-        {
-            fits.push(Fit {
+        if !acceptable(old, &relaxed, &outer) {
+            continue;
+        }
+        match displaced(index, old, start, &relaxed, max, meter)? {
+            None => return Ok(None),
+            Some(true) => continue,
+            Some(false) => fits.push(Fit {
                 start,
                 level,
                 relaxed,
-            });
+            }),
         }
     }
-    Ok(fits)
+    Ok(Some(fits))
 }
 
 /// True when a relaxed line of the window at `start` is in the file near the window (within
 /// the old side's length before or after it): then the file has lines the hunk does not show,
 /// or lacks some it shows, and the window is shifted against them; it is no substitution.
+/// `None` when the search must give up.
 fn displaced(
     index: &mut LineIndex<'_>,
     old: &[OldLine<'_>],
     start: usize,
     relaxed: &[usize],
     max: Level,
-    budget: &mut Budget,
-) -> Result<bool, Error> {
+    meter: &mut Meter<'_>,
+) -> Result<Option<bool>, Error> {
     let m = old.len();
     let near = start.saturating_sub(m)..(start + 2 * m).min(index.len());
     for &k in relaxed {
-        budget.charge((near.end - near.start) as u64)?;
+        if !meter.charge((near.end - near.start) as u64)? {
+            return Ok(None);
+        }
         if near.clone().any(|i| index.line_eq(i, max, old[k].text)) {
-            return Ok(true);
+            return Ok(Some(true));
         }
     }
-    Ok(false)
+    Ok(Some(false))
 }
 
 /// The not-found error of a hunk that fits several places with its context relaxed: the
@@ -340,6 +375,28 @@ mod tests {
         spec.iter()
             .map(|&(text, deleted)| OldLine { text, deleted })
             .collect()
+    }
+
+    #[test]
+    fn a_hopeless_relaxed_search_gives_up_and_the_hunk_stays_not_found() {
+        // Every window of a file of blank lines is a candidate for a hunk of blank lines and
+        // absent telling lines: the relaxed search spends its allowance and gives up, leaving
+        // the not-found error (not a search-budget error).
+        let text = "\n".repeat(50_000);
+        let mut patch = String::from("@@\n");
+        for k in 0..10 {
+            patch.push_str(&format!(" missing_line_{k}()\n"));
+        }
+        patch.push_str(&" \n".repeat(30));
+        patch.push_str("+added()\n");
+        let e = crate::apply(
+            &text,
+            &patch,
+            crate::Mode::Update,
+            &crate::Options::default(),
+        )
+        .unwrap_err();
+        assert_eq!(e.status(), Status::ContextNotFound, "{}", e.message());
     }
 
     #[test]
