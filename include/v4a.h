@@ -541,8 +541,8 @@ typedef struct v4a_hunk_report {
      */
     v4a_level level;
     /**
-     * The hunk's fuzz: its level's, its anchors', and 1000 for an end-of-file hunk found
-     * elsewhere.
+     * The hunk's fuzz: its level's, its anchors', 1000 for an end-of-file hunk found
+     * elsewhere, 200 for anchors set aside, 300 per relaxed context line.
      */
     uint32_t fuzz;
     /**
@@ -551,7 +551,7 @@ typedef struct v4a_hunk_report {
     uint32_t candidates;
     /**
      * `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order, merged,
-     * anchor ignored.
+     * anchor ignored, context relaxed.
      */
     v4a_hunk_flags flags;
     /**
@@ -766,6 +766,13 @@ typedef struct v4a_changes {
  * searched (200 fuzz).
  */
 #define V4A_HUNK_ANCHOR_IGNORED 32
+
+/**
+ * `v4a_hunk_report.flags`: the hunk was found only with some context lines relaxed (they
+ * differ from the file, whose lines are kept; every `-` line matches and the place is unique;
+ * 300 fuzz per relaxed line).
+ */
+#define V4A_HUNK_CONTEXT_RELAXED 64
 
 /**
  * Frees a result made by `v4a_apply` or `v4a_apply_mode_name`, and every view read from it.

@@ -330,6 +330,7 @@ fn update_text(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult,
             out_of_order: p.out_of_order,
             merged: false,
             anchor_ignored: p.anchor_ignored,
+            context_relaxed: p.context_relaxed,
             patch_line: h.patch_line,
         })
         .collect::<Vec<_>>();

@@ -406,6 +406,7 @@ fn render_result(out: &mut String, indent: &str, r: &ApplyResult) {
             (h.out_of_order, "out_of_order"),
             (h.merged, "merged"),
             (h.anchor_ignored, "anchor_ignored"),
+            (h.context_relaxed, "context_relaxed"),
         ]
         .iter()
         .filter(|(on, _)| *on)
@@ -877,6 +878,7 @@ mod legacy {
                             (h.end_of_file, "end_of_file"),
                             (h.out_of_order, "out_of_order"),
                             (h.anchor_ignored, "anchor_ignored"),
+                            (h.context_relaxed, "context_relaxed"),
                         ]
                         .iter()
                         .filter(|(on, _)| *on)

@@ -119,6 +119,10 @@ type HunkReport struct {
 	// once) and were set aside; its old side is unique where a hunk without anchors is
 	// searched (200 fuzz).
 	AnchorIgnored bool
+	// ContextRelaxed: the hunk was found only with some context lines relaxed: they differ
+	// from the file (whose lines are kept), every "-" line matches, and the place is unique
+	// (300 fuzz per relaxed line).
+	ContextRelaxed bool
 	// PatchLine is the 1-based patch line where the hunk starts.
 	PatchLine int
 }
@@ -337,6 +341,7 @@ func resultFrom(v *C.v4a_go_views, input string, reuse bool) *Result {
 				OutOfOrder:     h.flags&C.V4A_HUNK_OUT_OF_ORDER != 0,
 				Merged:         h.flags&C.V4A_HUNK_MERGED != 0,
 				AnchorIgnored:  h.flags&C.V4A_HUNK_ANCHOR_IGNORED != 0,
+				ContextRelaxed: h.flags&C.V4A_HUNK_CONTEXT_RELAXED != 0,
 				PatchLine:      int(h.patch_line),
 			}
 		}

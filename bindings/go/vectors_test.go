@@ -368,7 +368,7 @@ func renderHunks(b *strings.Builder, indent string, r *Result) {
 			name string
 		}{{h.Reindented, "reindented"}, {h.AlreadyApplied, "already_applied"},
 			{h.EndOfFile, "end_of_file"}, {h.OutOfOrder, "out_of_order"}, {h.Merged, "merged"},
-			{h.AnchorIgnored, "anchor_ignored"}} {
+			{h.AnchorIgnored, "anchor_ignored"}, {h.ContextRelaxed, "context_relaxed"}} {
 			if f.on {
 				flags = append(flags, f.name)
 			}

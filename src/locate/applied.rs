@@ -69,6 +69,7 @@ pub(crate) fn already_applied(
             end_of_file: false,
             already_applied: true,
             anchor_ignored: false,
+            context_relaxed: false,
         };
         return Ok(Some(finish(index, &new, p, s.opts)));
     }

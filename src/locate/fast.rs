@@ -213,6 +213,7 @@ pub(crate) fn locate(
             end_of_file: false,
             already_applied: false,
             anchor_ignored: false,
+            context_relaxed: false,
         });
         region_start = start + m;
     }

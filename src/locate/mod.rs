@@ -11,6 +11,7 @@ mod diagnose;
 mod fast;
 mod index;
 mod postings;
+mod relaxed;
 mod search;
 
 pub(crate) use crate::level::Level;
@@ -55,6 +56,9 @@ pub(crate) struct Placement {
     /// The hunk's anchors did not help (not found, or found more than once) and were set
     /// aside: the old side is unique where an unanchored hunk is searched.
     pub anchor_ignored: bool,
+    /// Found only with some context lines relaxed (they differ from the file, whose lines are
+    /// kept): [`relaxed`], SPEC §3.2.
+    pub context_relaxed: bool,
 }
 
 impl Placement {
@@ -325,7 +329,11 @@ fn locate_one(
     if let Some(p) = applied::already_applied(index, &s, full, budget)? {
         return Ok(p);
     }
-    Err(diagnose::not_found(
+    let relaxed = relaxed::place(index, &s, budget)?;
+    if let relaxed::Relaxed::Placed(p) = relaxed {
+        return Ok(p);
+    }
+    let e = diagnose::not_found(
         index,
         cx,
         &old_side(hunk, full),
@@ -333,7 +341,11 @@ fn locate_one(
         region_start,
         opts,
         budget,
-    ))
+    );
+    Err(match relaxed {
+        relaxed::Relaxed::Ambiguous(starts, m) => relaxed::ambiguous_note(e, &starts, m),
+        _ => e,
+    })
 }
 
 /// True when an anchor error means only that the anchors do not help (not found, or found
@@ -446,6 +458,7 @@ fn place_end_of_file(
             end_of_file: false,
             already_applied: false,
             anchor_ignored: false,
+            context_relaxed: false,
         };
         let mut pattern = Pattern::new(old.clone());
         if let Some(p) = place_at_end(index, &mut pattern, s, &base, budget)? {
@@ -511,6 +524,7 @@ fn place(
         end_of_file: false,
         already_applied: false,
         anchor_ignored: false,
+        context_relaxed: false,
     };
     if old.is_empty() {
         return Ok(Some(place_insertion(index, s, base)));

@@ -85,7 +85,7 @@ pub struct HunkReport {
     /// matches at. For an already-applied hunk, the levels of its new side.
     pub line_levels: Vec<Level>,
     /// This hunk's fuzz: its match level, its anchors' levels, 1000 for an end-of-file hunk
-    /// found elsewhere, 200 for anchors set aside.
+    /// found elsewhere, 200 for anchors set aside, 300 per relaxed context line.
     pub fuzz: u32,
     /// Candidate places at the deciding level (more than 1 only in first-match mode).
     pub candidates: u32,
@@ -103,6 +103,10 @@ pub struct HunkReport {
     /// The hunk's `@@` anchors did not help (not found, or found more than once) and were set
     /// aside: its old side is unique where a hunk without anchors is searched. Adds 200 fuzz.
     pub anchor_ignored: bool,
+    /// Found only with some context lines relaxed: they differ from the file (outer ones, or at
+    /// most a third of the context), every `-` line matches, and the place is unique. The
+    /// file's lines are kept. Adds 300 fuzz per relaxed line.
+    pub context_relaxed: bool,
     /// 1-based patch line where the hunk starts.
     pub patch_line: u32,
 }

@@ -25,7 +25,8 @@ const EXAMPLES: &[Example] = &[
     Example {
         status: Status::PatchSyntax,
         files: &[("src/app.py", APP)],
-        patch: "*** Begin Patch\n*** Update File: src/app.py\n@@ def run(self):\nx = 1\n+    y = 2\n\
+        patch:
+            "*** Begin Patch\n*** Update File: src/app.py\n@@ def run(self):\nx = 1\n+    y = 2\n\
                 *** End Patch\n",
     },
     Example {
@@ -38,13 +39,14 @@ const EXAMPLES: &[Example] = &[
         status: Status::ContextNotFound,
         files: &[("src/cart.py", CART)],
         patch: "*** Begin Patch\n*** Update File: src/cart.py\n@@ def total(items):\n     \
-                subtotal = sum(items)\n     if not items:\n         return 0\n-    return subtotal\n\
+                subtotal = sum(items)\n     if not items:\n         return 0\n-    return total\n\
                 +    return round(subtotal, 2)\n*** End Patch\n",
     },
     Example {
         status: Status::InconsistentIndentation,
         files: &[("src/app.py", APP)],
-        patch: "*** Begin Patch\n*** Update File: src/app.py\n@@ def run(self):\n     if ready:\n     \
+        patch:
+            "*** Begin Patch\n*** Update File: src/app.py\n@@ def run(self):\n     if ready:\n     \
                 x = 1\n+    w = 0\n     y = 2\n*** End Patch\n",
     },
 ];

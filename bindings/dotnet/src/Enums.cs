@@ -145,6 +145,11 @@ namespace V4A
         /// were set aside; its old side is unique where a hunk without anchors is searched.
         /// </summary>
         AnchorIgnored = 32,
+        /// <summary>
+        /// Found only with some context lines relaxed: they differ from the file (whose lines
+        /// are kept), every <c>-</c> line matches, and the place is unique (300 fuzz per line).
+        /// </summary>
+        ContextRelaxed = 64,
     }
 
     /// <summary>The kind of a file operation of a multi-file patch.</summary>

@@ -343,6 +343,9 @@ namespace V4A
 
         /// <summary>The hunk's anchors did not help and were set aside (<see cref="HunkFlags.AnchorIgnored"/>).</summary>
         public bool AnchorIgnored { get { return (Flags & HunkFlags.AnchorIgnored) != 0; } }
+
+        /// <summary>Found only with some context lines relaxed (<see cref="HunkFlags.ContextRelaxed"/>).</summary>
+        public bool ContextRelaxed { get { return (Flags & HunkFlags.ContextRelaxed) != 0; } }
     }
 
     /// <summary>One entry of the structured line diff.</summary>

@@ -352,6 +352,7 @@ namespace V4A.Tests
                     if (h.OutOfOrder) flags.Add("out_of_order");
                     if (h.Merged) flags.Add("merged");
                     if (h.AnchorIgnored) flags.Add("anchor_ignored");
+                    if (h.ContextRelaxed) flags.Add("context_relaxed");
                     var levels = h.LineLevels.Select(l => global::V4A.Patch.LevelName(l)).ToList();
                     b.Append(indent).Append("hunk ").Append(i + 1).Append(": old=").Append(h.OldStart).Append(',').Append(h.OldLength)
                         .Append(" new=").Append(h.NewStart).Append(',').Append(h.NewLength)

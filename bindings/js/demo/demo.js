@@ -66,7 +66,7 @@ function showResult(result, whole) {
   const hunks = $("hunks").tBodies[0];
   hunks.replaceChildren();
   result.hunks.forEach((h, i) => {
-    const flags = ["reindented", "alreadyApplied", "endOfFile", "outOfOrder", "anchorIgnored"].filter((f) => h[f]);
+    const flags = ["reindented", "alreadyApplied", "endOfFile", "outOfOrder", "anchorIgnored", "contextRelaxed"].filter((f) => h[f]);
     const range = (start, len) => (len === 0 ? `before ${start}` : `${start}–${start + len - 1}`);
     hunks.append(
       el(

@@ -138,6 +138,11 @@ export interface HunkReport {
    * aside; its old side is unique where a hunk without anchors is searched (200 fuzz).
    */
   anchorIgnored: boolean;
+  /**
+   * Found only with some context lines relaxed: they differ from the file (whose lines are
+   * kept), every `-` line matches, and the place is unique (300 fuzz per relaxed line).
+   */
+  contextRelaxed: boolean;
   /** 1-based patch line where the hunk starts. */
   patchLine: number;
   /** For each old-side line, the strictest level it matches at. */
@@ -567,6 +572,7 @@ function copyResult(handle: number, diffOptions: number, knownSource?: string): 
       outOfOrder: (flags & 8) !== 0,
       merged: (flags & 16) !== 0,
       anchorIgnored: (flags & 32) !== 0,
+      contextRelaxed: (flags & 64) !== 0,
       patchLine: u32(at + 32),
       lineLevels: viewU32s(at + 40).map((l) => LEVELS[l] ?? "fold"),
     });

@@ -51,6 +51,7 @@ test("apply returns the text, the source and a report per hunk", () => {
       outOfOrder: false,
       merged: false,
       anchorIgnored: false,
+      contextRelaxed: false,
       patchLine: 1,
       lineLevels: ["exact", "exact", "exact"],
     },

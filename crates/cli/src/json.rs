@@ -133,6 +133,7 @@ fn hunk(i: usize, h: &HunkReport) -> Value {
         (h.out_of_order, "out_of_order"),
         (h.merged, "merged"),
         (h.anchor_ignored, "anchor_ignored"),
+        (h.context_relaxed, "context_relaxed"),
     ]
     .into_iter()
     .filter_map(|(on, name)| on.then_some(name))

@@ -181,6 +181,7 @@ fn hunk_report(out: &mut String, i: usize, h: &HunkReport) {
         (h.end_of_file, "end of file"),
         (h.out_of_order, "out of order"),
         (h.anchor_ignored, "anchor ignored"),
+        (h.context_relaxed, "context relaxed"),
     ] {
         if on {
             out.push_str(", ");

@@ -176,6 +176,10 @@ pub const V4A_HUNK_MERGED: v4a_hunk_flags = 16;
 /// than once) and were set aside; its old side is unique where a hunk without anchors is
 /// searched (200 fuzz).
 pub const V4A_HUNK_ANCHOR_IGNORED: v4a_hunk_flags = 32;
+/// `v4a_hunk_report.flags`: the hunk was found only with some context lines relaxed (they
+/// differ from the file, whose lines are kept; every `-` line matches and the place is unique;
+/// 300 fuzz per relaxed line).
+pub const V4A_HUNK_CONTEXT_RELAXED: v4a_hunk_flags = 64;
 
 /// The kind of a file operation: `V4A_OP_ADD`, `V4A_OP_DELETE` or `V4A_OP_UPDATE`.
 pub type v4a_op_kind = u32;

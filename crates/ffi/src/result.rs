@@ -4,8 +4,9 @@
 use crate::boundary::{ffi_boundary, free, handle, out_ptr, publish};
 use crate::constants::{
     v4a_diff_kind, v4a_hunk_flags, v4a_level, v4a_status, V4A_DIFF_ADD, V4A_DIFF_DELETE,
-    V4A_DIFF_EQUAL, V4A_HUNK_ALREADY_APPLIED, V4A_HUNK_ANCHOR_IGNORED, V4A_HUNK_END_OF_FILE,
-    V4A_HUNK_MERGED, V4A_HUNK_OUT_OF_ORDER, V4A_HUNK_REINDENTED, V4A_STATUS_OK,
+    V4A_DIFF_EQUAL, V4A_HUNK_ALREADY_APPLIED, V4A_HUNK_ANCHOR_IGNORED, V4A_HUNK_CONTEXT_RELAXED,
+    V4A_HUNK_END_OF_FILE, V4A_HUNK_MERGED, V4A_HUNK_OUT_OF_ORDER, V4A_HUNK_REINDENTED,
+    V4A_STATUS_OK,
 };
 use crate::cstr::{empty_text, nul_terminate, nul_terminate_opt, Arena};
 use crate::error::{to_u32, v4a_error, ErrorStore};
@@ -85,13 +86,13 @@ pub struct v4a_hunk_report {
     pub new_len: u32,
     /// The level its old side matched at (`V4A_LEVEL_*`).
     pub level: v4a_level,
-    /// The hunk's fuzz: its level's, its anchors', and 1000 for an end-of-file hunk found
-    /// elsewhere.
+    /// The hunk's fuzz: its level's, its anchors', 1000 for an end-of-file hunk found
+    /// elsewhere, 200 for anchors set aside, 300 per relaxed context line.
     pub fuzz: u32,
     /// Candidate places considered at the deciding level.
     pub candidates: u32,
     /// `V4A_HUNK_*` bits: re-indented, already applied, end of file, out of order, merged,
-    /// anchor ignored.
+    /// anchor ignored, context relaxed.
     pub flags: v4a_hunk_flags,
     /// 1-based patch line where the hunk starts.
     pub patch_line: u32,
@@ -208,6 +209,7 @@ fn hunk_reports(hunks: &[HunkReport]) -> (Vec<v4a_hunk_report>, Vec<u32>) {
                 (h.out_of_order, V4A_HUNK_OUT_OF_ORDER),
                 (h.merged, V4A_HUNK_MERGED),
                 (h.anchor_ignored, V4A_HUNK_ANCHOR_IGNORED),
+                (h.context_relaxed, V4A_HUNK_CONTEXT_RELAXED),
             ]
             .iter()
             .filter(|(on, _)| *on)

@@ -167,7 +167,8 @@ unsafe fn read_result(r: *const c::v4a_result, expect: &Result<ApplyResult, Stat
             | c::V4A_HUNK_END_OF_FILE
             | c::V4A_HUNK_OUT_OF_ORDER
             | c::V4A_HUNK_MERGED
-            | c::V4A_HUNK_ANCHOR_IGNORED;
+            | c::V4A_HUNK_ANCHOR_IGNORED
+            | c::V4A_HUNK_CONTEXT_RELAXED;
         assert!(h.flags & !known == 0, "unknown hunk flags {}", h.flags);
     }
     let segments = c::v4a_result_segments(r);

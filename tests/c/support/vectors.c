@@ -240,8 +240,9 @@ void vector_render_error(buf *out, const v4a_error *e) {
 
 void vector_render_hunks(buf *out, const char *indent, const v4a_result *r) {
     /* The V4A_HUNK_* bits in order. */
-    static const char *const flag_names[] = {"reindented",   "already_applied", "end_of_file",
-                                             "out_of_order", "merged",          "anchor_ignored"};
+    static const char *const flag_names[] = {"reindented",     "already_applied", "end_of_file",
+                                             "out_of_order",   "merged",          "anchor_ignored",
+                                             "context_relaxed"};
     v4a_hunk_reports hunks = v4a_result_hunks(r);
     size_t i, k;
     buf_printf(out, "%sfuzz: %u\n", indent, (unsigned)v4a_result_fuzz(r));

@@ -166,6 +166,7 @@ function renderResult(indent, r) {
       [h.outOfOrder, "out_of_order"],
       [h.merged, "merged"],
       [h.anchorIgnored, "anchor_ignored"],
+      [h.contextRelaxed, "context_relaxed"],
     ]
       .filter(([on]) => on)
       .map(([, name]) => name);
