@@ -455,6 +455,7 @@ mod tests {
             out_of_order: false,
             merged: false,
             anchor_ignored: false,
+            context_relaxed: false,
             patch_line: 1,
         }
     }
