@@ -308,7 +308,12 @@ fn short_context(lines: &[crate::patch::Line]) -> bool {
 /// it (`+  })` … then context `  })`) can slide across that line: the context then says nothing
 /// about where the added block ends, and when that line occurs more than once in the region,
 /// another copy could be meant as well. Such a hunk is refused with a request for one more
-/// unchanged line.
+/// unchanged line. This guards against drift (the file changed after the model read it, so
+/// the copy it meant may now be another one): in the text the model saw ([`HunkRef::seen`])
+/// the hunk's unique old side is the place it meant, and every slid reading of it there gives
+/// the same text, so nothing is checked.
+///
+/// [`HunkRef::seen`]: super::HunkRef::seen
 pub(crate) fn check_slide(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
@@ -316,7 +321,7 @@ pub(crate) fn check_slide(
     budget: &mut Budget,
 ) -> Result<(), Error> {
     let body = &s.cx.hunk.lines[..p.used_lines];
-    if s.anchor.is_some() || s.opts.first_match || body.len() < 3 {
+    if s.cx.seen || s.anchor.is_some() || s.opts.first_match || body.len() < 3 {
         return Ok(());
     }
     use crate::patch::LineKind::{Add, Context};
