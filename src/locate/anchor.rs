@@ -270,9 +270,11 @@ pub(crate) fn block_end(
     Ok(end.max(brace_end(index, at, base, budget)?.unwrap_or(0)))
 }
 
-/// For an anchor line that opens a brace block (`… {`), the line after the `}` that balances it,
+/// For an anchor line that opens a brace block (`… {`, or a header whose `{` stands alone on a
+/// following line at its indentation, as in C and C#), the line after the `}` that balances it,
 /// when that closing line sits at the anchor's indentation: a body may hold lines at column 0
-/// (a raw string, a heredoc) that end an indentation block early.
+/// (a raw or verbatim string, a heredoc, a C label, a directive) that end an indentation block
+/// early.
 fn brace_end(
     index: &LineIndex<'_>,
     at: usize,
@@ -280,9 +282,9 @@ fn brace_end(
     budget: &mut Budget,
 ) -> Result<Option<usize>, Error> {
     let lines = index.lines();
-    if !lines.get(at).trim_end().ends_with('{') {
+    let Some(open) = opening_brace(index, at, base) else {
         return Ok(None);
-    }
+    };
     let mut depth = 0isize;
     for j in at..lines.len().min(at + 20_000) {
         let l = lines.get(j);
@@ -294,13 +296,37 @@ fn brace_end(
                 _ => {}
             }
         }
-        if depth <= 0 && j > at {
+        if depth <= 0 && j >= open {
             let closes = l.trim_start().starts_with('}') && indent_width(l) == Some(base);
             return Ok(closes.then_some(j + 1));
         }
     }
     Ok(None)
 }
+
+/// The line that opens the brace block of the anchor at line `at` (indentation `base`): the
+/// anchor itself when it ends with `{`; else a line that starts with `{` at the anchor's
+/// indentation, after at most [`HEADER_LINES`] lines of the header indented deeper than it
+/// (its parameters) or empty. `None` when the anchor opens no brace block.
+fn opening_brace(index: &LineIndex<'_>, at: usize, base: usize) -> Option<usize> {
+    let lines = index.lines();
+    if lines.get(at).trim_end().ends_with('{') {
+        return Some(at);
+    }
+    for j in at + 1..lines.len().min(at + 1 + HEADER_LINES) {
+        let l = lines.get(j);
+        match indent_width(l) {
+            None => {}
+            Some(w) if w > base => {}
+            Some(w) if w == base && l.trim_start().starts_with('{') => return Some(j),
+            Some(_) => return None,
+        }
+    }
+    None
+}
+
+/// How many lines after an anchor [`opening_brace`] looks at for its `{` line.
+const HEADER_LINES: usize = 8;
 
 /// The nearest line before `at` indented less than it: the header of its enclosing block.
 pub(crate) fn enclosing_header(index: &LineIndex<'_>, at: usize, max_scan: usize) -> Option<usize> {
@@ -313,8 +339,22 @@ pub(crate) fn enclosing_header(index: &LineIndex<'_>, at: usize, max_scan: usize
         }
     }
     let own = own?;
-    (at.saturating_sub(max_scan)..at).rev().find(|&j| {
+    let header = (at.saturating_sub(max_scan)..at).rev().find(|&j| {
         let l = lines.get(j);
         !is_directive(l) && indent_width(l).is_some_and(|w| w < own)
-    })
+    })?;
+    // A `{` alone on its line (C, C#) names nothing: the header is the line before it, when
+    // that line sits at the same indentation.
+    if lines.get(header).trim() != "{" {
+        return Some(header);
+    }
+    let width = indent_width(lines.get(header));
+    let before = (header.saturating_sub(HEADER_LINES)..header)
+        .rev()
+        .find(|&j| indent_width(lines.get(j)).is_some_and(|w| Some(w) <= width));
+    Some(
+        before
+            .filter(|&j| indent_width(lines.get(j)) == width)
+            .unwrap_or(header),
+    )
 }
