@@ -71,6 +71,8 @@ pub(crate) struct HunkRef<'c> {
     /// the base, or a current text equal to it): no drift can have moved a line the hunk
     /// quotes, so the guards against drift (see [`search::check_slide`]) do not apply.
     pub seen: bool,
+    /// The file's next hunk, if any (a reading that would put it out of order is weaker).
+    pub next: Option<&'c Hunk>,
 }
 
 impl HunkRef<'_> {
@@ -163,6 +165,7 @@ fn locate_seen(
             hunk_index: i,
             hunk,
             seen,
+            next: hunks.get(i + 1),
         };
         let p = locate_one(
             &mut index,

@@ -224,7 +224,9 @@ fn straddles(
 /// blank line is weak evidence (models often add one), so it must not pick one place among
 /// several that fit the rest of the hunk, nor outvote the end of the file, where the hunk's
 /// other lines may sit with no line after them. When that reading fits elsewhere too, the hunk
-/// is ambiguous.
+/// is ambiguous. A place past the start of the file's next hunk, when that hunk's old side is
+/// unique in the file, is not another reading: it would put the hunks out of order, which the
+/// empty line does not outweigh (the patch's order is evidence; the stray blank line is not).
 pub(crate) fn check_blank_tail(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
@@ -242,6 +244,12 @@ pub(crate) fn check_blank_tail(
     let mut found = other_fits(index, s, p, short, range, budget)?;
     if found.is_empty() {
         return Ok(());
+    }
+    if let Some(q) = next_hunk_at(index, s, budget)?.filter(|&q| p.start + p.old_len <= q) {
+        found.retain(|&f| f + m <= q);
+        if found.is_empty() {
+            return Ok(());
+        }
     }
     let at_end = found.contains(&(n - m));
     found.push(p.start);
@@ -272,6 +280,31 @@ pub(crate) fn check_blank_tail_dropped(
     let mut both = vec![at, p.start];
     both.sort_unstable();
     Err(diagnose::ambiguous_blank_tail(s.cx, &both, at, None))
+}
+
+/// Where the file's next hunk (after the one of `s`) starts, when its whole old side is unique
+/// in the file at the strictest level that finds it; `None` otherwise (no next hunk, an empty
+/// old side, `*** End of File`, several places or none).
+fn next_hunk_at(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    budget: &mut Budget,
+) -> Result<Option<usize>, Error> {
+    let Some(next) = s.cx.next.filter(|h| !h.end_of_file) else {
+        return Ok(None);
+    };
+    let old = old_side(next, next.lines.len());
+    if old.is_empty() || old.len() > index.len() {
+        return Ok(None);
+    }
+    let mut pattern = Pattern::new(old);
+    let n = index.len();
+    Ok(
+        match candidates(index, &mut pattern, s.opts, 0..n, budget)? {
+            Some((_, found)) if found.len() == 1 => found.first().copied(),
+            _ => None,
+        },
+    )
 }
 
 /// Where else in `range` than placement `p` the old side of the first `used` body lines fits
