@@ -43,60 +43,11 @@ pub(crate) fn resolve(
     if anchors.is_empty() {
         return Ok(None);
     }
-    let n = index.len();
     let mut fuzz = 0;
     let mut prev: Option<AnchorMatch> = None;
     for (k, anchor) in anchors.iter().enumerate() {
         let found = match &prev {
-            None => {
-                let mut hit = find_unique(index, cx, anchor, region_start..n, opts, budget)?;
-                if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
-                    // The anchor line may be a line of the previous hunk (which may even
-                    // change it): a copy after that hunk does not settle which is meant.
-                    if ps < region_start && !opts.first_match {
-                        let inside = index.find_line(
-                            &anchor.text,
-                            level,
-                            prefix,
-                            ps..region_start,
-                            1,
-                            budget,
-                        )?;
-                        if let Some(&i) = inside.first() {
-                            return Err(diagnose::anchor_ambiguous(index, cx, anchor, &[i, line]));
-                        }
-                    }
-                }
-                if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
-                    // A repeated enclosing anchor: a copy before the previous hunk whose block
-                    // holds that hunk is a second reading of the anchor.
-                    if !opts.first_match && ps < region_start {
-                        let before = index.find_line(
-                            &anchor.text,
-                            level,
-                            prefix,
-                            0..ps,
-                            CANDIDATE_LIMIT,
-                            budget,
-                        )?;
-                        if let Some(&b) = before.last() {
-                            if block_end(index, b, budget)? > ps {
-                                return Err(diagnose::anchor_ambiguous(
-                                    index,
-                                    cx,
-                                    anchor,
-                                    &[b, line],
-                                ));
-                            }
-                        }
-                    }
-                }
-                if hit.is_none() && region_start > 0 {
-                    // Out of order, or an enclosing anchor the model repeats before each hunk.
-                    hit = find_unique(index, cx, anchor, 0..n, opts, budget)?;
-                }
-                hit
-            }
+            None => find_first(index, cx, anchor, region_start, prev_start, opts, budget)?,
             Some(outer) => find_unique(index, cx, anchor, outer.body(), opts, budget)?,
         };
         let Some((line, level, _)) = found else {
@@ -119,6 +70,51 @@ pub(crate) fn resolve(
         });
     }
     Ok(prev)
+}
+
+/// The first (outermost) anchor's line: searched in the region after the previous hunk, where
+/// a copy of it inside the previous hunk, or a copy before that hunk whose block holds it (a
+/// repeated enclosing anchor), makes it ambiguous; then in the whole file (out of order).
+fn find_first(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    anchor: &Anchor,
+    region_start: usize,
+    prev_start: Option<usize>,
+    opts: &Options,
+    budget: &mut Budget,
+) -> Result<Option<(usize, Level, bool)>, Error> {
+    let n = index.len();
+    let mut hit = find_unique(index, cx, anchor, region_start..n, opts, budget)?;
+    if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
+        // The anchor line may be a line of the previous hunk (which may even
+        // change it): a copy after that hunk does not settle which is meant.
+        if ps < region_start && !opts.first_match {
+            let inside =
+                index.find_line(&anchor.text, level, prefix, ps..region_start, 1, budget)?;
+            if let Some(&i) = inside.first() {
+                return Err(diagnose::anchor_ambiguous(index, cx, anchor, &[i, line]));
+            }
+        }
+    }
+    if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
+        // A repeated enclosing anchor: a copy before the previous hunk whose block
+        // holds that hunk is a second reading of the anchor.
+        if !opts.first_match && ps < region_start {
+            let before =
+                index.find_line(&anchor.text, level, prefix, 0..ps, CANDIDATE_LIMIT, budget)?;
+            if let Some(&b) = before.last() {
+                if block_end(index, b, budget)? > ps {
+                    return Err(diagnose::anchor_ambiguous(index, cx, anchor, &[b, line]));
+                }
+            }
+        }
+    }
+    if hit.is_none() && region_start > 0 {
+        // Out of order, or an enclosing anchor the model repeats before each hunk.
+        hit = find_unique(index, cx, anchor, 0..n, opts, budget)?;
+    }
+    Ok(hit)
 }
 
 /// The anchor's line in `range`: whole lines at every level first (strictest first), then

@@ -337,6 +337,35 @@ fn short_context(lines: &[crate::patch::Line]) -> bool {
     lines.len() == 1 && lines[0].kind == crate::patch::LineKind::Context
 }
 
+/// Whether `body` (at least 3 lines) is an insertion that can slide across its one context line
+/// on a side: `Some(true)` down (`C0 +A1 … +Ak C1`, the hunk ending with C1 and A1 equal to C1),
+/// `Some(false)` up (`B1 +A1 … +Ak C…`, the hunk starting with B1 and Ak equal to B1), where
+/// the context on the other side of the added lines is a single line; `None` otherwise.
+fn slide_shape(body: &[crate::patch::Line]) -> Option<bool> {
+    use crate::patch::LineKind::{Add, Context};
+    let k = body.len();
+    let down = body[k - 1].kind == Context && body[k - 2].kind == Add && {
+        let first_add = (0..k - 1).rev().take_while(|&j| body[j].kind == Add).last();
+        first_add.is_some_and(|j| {
+            j > 0
+                && short_context(&body[..j])
+                && body[j].text.trim_end() == body[k - 1].text.trim_end()
+        })
+    };
+    if down {
+        return Some(true);
+    }
+    let up = body[0].kind == Context && body[1].kind == Add && {
+        let last_add = (1..k).take_while(|&j| body[j].kind == Add).last();
+        last_add.is_some_and(|j| {
+            j + 1 < k
+                && short_context(&body[j + 1..])
+                && body[j].text.trim_end() == body[0].text.trim_end()
+        })
+    };
+    up.then_some(false)
+}
+
 /// An insertion held on one side by a single context line that equals the added line next to
 /// it (`+  })` … then context `  })`) can slide across that line: the context then says nothing
 /// about where the added block ends, and when that line occurs more than once in the region,
@@ -357,32 +386,14 @@ pub(crate) fn check_slide(
     if s.cx.seen || s.anchor.is_some() || s.opts.first_match || body.len() < 3 {
         return Ok(());
     }
-    use crate::patch::LineKind::{Add, Context};
-    let k = body.len();
-    // Down: `… +A1 … +Ak  C1` where the hunk ends with C1 and A1 == C1.
-    let down = body[k - 1].kind == Context && body[k - 2].kind == Add && {
-        let first_add = (0..k - 1).rev().take_while(|&j| body[j].kind == Add).last();
-        first_add.is_some_and(|j| {
-            j > 0
-                && short_context(&body[..j])
-                && body[j].text.trim_end() == body[k - 1].text.trim_end()
-        })
-    };
-    // Up: `B1 +A1 … +Ak …` where the hunk starts with B1 and Ak == B1.
-    let up = body[0].kind == Context && body[1].kind == Add && {
-        let last_add = (1..k).take_while(|&j| body[j].kind == Add).last();
-        last_add.is_some_and(|j| {
-            j + 1 < k
-                && short_context(&body[j + 1..])
-                && body[j].text.trim_end() == body[0].text.trim_end()
-        })
+    use crate::patch::LineKind::Add;
+    let Some(down) = slide_shape(body) else {
+        return Ok(());
     };
     let (edge, at) = if down {
-        (&body[k - 1].text, p.start + p.old_len - 1)
-    } else if up {
-        (&body[0].text, p.start)
+        (&body[body.len() - 1].text, p.start + p.old_len - 1)
     } else {
-        return Ok(());
+        (&body[0].text, p.start)
     };
     if edge.trim().is_empty() {
         return Ok(());
