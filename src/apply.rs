@@ -630,7 +630,8 @@ where
                         })?;
                         let base = base_text()?;
                         if base.is_none_or(|b| b == source) {
-                            owned_update(source, op, opts)?
+                            // A base equal to the source: the model saw this very text.
+                            owned_update(source, op, opts, base.is_some())?
                         } else {
                             update_on(&source, base, op, opts)?
                         }
@@ -658,8 +659,13 @@ where
 }
 
 /// [`update`] of a source the caller gave away: its buffer becomes the result's `source`.
-fn owned_update(source: String, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
-    let mut a = update_text(&source, op, opts, false)?;
+fn owned_update(
+    source: String,
+    op: &FileOp,
+    opts: &Options,
+    seen: bool,
+) -> Result<ApplyResult, Error> {
+    let mut a = update_text(&source, op, opts, seen)?;
     a.source = source;
     finish(&mut a, opts);
     Ok(a)
