@@ -277,27 +277,31 @@ fn update_on(
     opts: &Options,
 ) -> Result<ApplyResult, Error> {
     let Some(base) = base.filter(|b| *b != source) else {
-        return update(source, op, opts);
+        // A base equal to the source: the model saw this very text.
+        return update(source, op, opts, base.is_some());
     };
     let on_base = Options {
         diff: DiffStyle::None,
         ..opts.clone()
     };
-    let patched = match update(base, op, &on_base) {
+    let patched = match update(base, op, &on_base, true) {
         Ok(r) => r,
         // Not in the base (the model miscopied it): the plain apply to the current text,
         // with its usual guarantees, else its error (the lines to resend against are the
         // current ones) told that the file changed since the model read it, and how.
-        Err(_) => return update(source, op, opts).map_err(|e| merge::drifted(e, base, source)),
+        Err(_) => {
+            return update(source, op, opts, false).map_err(|e| merge::drifted(e, base, source))
+        }
     };
     let mut merged = merge::merge(&patched, source)?;
     finish(&mut merged, opts);
     Ok(merged)
 }
 
-/// Applies an Update operation's hunks to `source`.
-fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
-    let mut a = update_text(source, op, opts)?;
+/// Applies an Update operation's hunks to `source`; `seen` when `source` is the text the
+/// model saw when it wrote the patch (a base), see [`crate::locate::locate_hunks`].
+fn update(source: &str, op: &FileOp, opts: &Options, seen: bool) -> Result<ApplyResult, Error> {
+    let mut a = update_text(source, op, opts, seen)?;
     a.source = source.to_string();
     finish(&mut a, opts);
     Ok(a)
@@ -305,11 +309,16 @@ fn update(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Erro
 
 /// [`update`] without the copy of the source (`source` is left empty) and without the
 /// structured diff, for a caller that moves its own buffer into the result.
-fn update_text(source: &str, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
+fn update_text(
+    source: &str,
+    op: &FileOp,
+    opts: &Options,
+    seen: bool,
+) -> Result<ApplyResult, Error> {
     let (bom, body) = strip_bom(source);
     let lines = Lines::split(body);
     let placements =
-        locate_hunks(&lines, &op.hunks, &op.path, opts).map_err(|e| e.with_path(&op.path))?;
+        locate_hunks(&lines, &op.hunks, &op.path, opts, seen).map_err(|e| e.with_path(&op.path))?;
     let built = build_update(&lines, bom, &op.hunks, &placements, &op.path, opts)?;
     let hunks = placements
         .iter()
@@ -617,7 +626,8 @@ fn apply_to_source<S: AsRef<[u8]>>(
                 .map_err(|e| Error::invalid_utf8("source", e.utf8_error()).with_path(&op.path))?;
             let base = base_text()?;
             if base.is_none_or(|b| b == source) {
-                owned_update(source, op, opts)
+                // A base equal to the source: the model saw this very text.
+                owned_update(source, op, opts, base.is_some())
             } else {
                 update_on(&source, base, op, opts)
             }
@@ -635,8 +645,13 @@ fn apply_to_source<S: AsRef<[u8]>>(
 }
 
 /// [`update`] of a source the caller gave away: its buffer becomes the result's `source`.
-fn owned_update(source: String, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
-    let mut a = update_text(&source, op, opts)?;
+fn owned_update(
+    source: String,
+    op: &FileOp,
+    opts: &Options,
+    seen: bool,
+) -> Result<ApplyResult, Error> {
+    let mut a = update_text(&source, op, opts, seen)?;
     a.source = source;
     finish(&mut a, opts);
     Ok(a)

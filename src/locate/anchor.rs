@@ -43,60 +43,11 @@ pub(crate) fn resolve(
     if anchors.is_empty() {
         return Ok(None);
     }
-    let n = index.len();
     let mut fuzz = 0;
     let mut prev: Option<AnchorMatch> = None;
     for (k, anchor) in anchors.iter().enumerate() {
         let found = match &prev {
-            None => {
-                let mut hit = find_unique(index, cx, anchor, region_start..n, opts, budget)?;
-                if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
-                    // The anchor line may be a line of the previous hunk (which may even
-                    // change it): a copy after that hunk does not settle which is meant.
-                    if ps < region_start && !opts.first_match {
-                        let inside = index.find_line(
-                            &anchor.text,
-                            level,
-                            prefix,
-                            ps..region_start,
-                            1,
-                            budget,
-                        )?;
-                        if let Some(&i) = inside.first() {
-                            return Err(diagnose::anchor_ambiguous(index, cx, anchor, &[i, line]));
-                        }
-                    }
-                }
-                if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
-                    // A repeated enclosing anchor: a copy before the previous hunk whose block
-                    // holds that hunk is a second reading of the anchor.
-                    if !opts.first_match && ps < region_start {
-                        let before = index.find_line(
-                            &anchor.text,
-                            level,
-                            prefix,
-                            0..ps,
-                            CANDIDATE_LIMIT,
-                            budget,
-                        )?;
-                        if let Some(&b) = before.last() {
-                            if block_end(index, b, budget)? > ps {
-                                return Err(diagnose::anchor_ambiguous(
-                                    index,
-                                    cx,
-                                    anchor,
-                                    &[b, line],
-                                ));
-                            }
-                        }
-                    }
-                }
-                if hit.is_none() && region_start > 0 {
-                    // Out of order, or an enclosing anchor the model repeats before each hunk.
-                    hit = find_unique(index, cx, anchor, 0..n, opts, budget)?;
-                }
-                hit
-            }
+            None => find_first(index, cx, anchor, region_start, prev_start, opts, budget)?,
             Some(outer) => find_unique(index, cx, anchor, outer.body(), opts, budget)?,
         };
         let Some((line, level, _)) = found else {
@@ -119,6 +70,51 @@ pub(crate) fn resolve(
         });
     }
     Ok(prev)
+}
+
+/// The first (outermost) anchor's line: searched in the region after the previous hunk, where
+/// a copy of it inside the previous hunk, or a copy before that hunk whose block holds it (a
+/// repeated enclosing anchor), makes it ambiguous; then in the whole file (out of order).
+fn find_first(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    anchor: &Anchor,
+    region_start: usize,
+    prev_start: Option<usize>,
+    opts: &Options,
+    budget: &mut Budget,
+) -> Result<Option<(usize, Level, bool)>, Error> {
+    let n = index.len();
+    let mut hit = find_unique(index, cx, anchor, region_start..n, opts, budget)?;
+    if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
+        // The anchor line may be a line of the previous hunk (which may even
+        // change it): a copy after that hunk does not settle which is meant.
+        if ps < region_start && !opts.first_match {
+            let inside =
+                index.find_line(&anchor.text, level, prefix, ps..region_start, 1, budget)?;
+            if let Some(&i) = inside.first() {
+                return Err(diagnose::anchor_ambiguous(index, cx, anchor, &[i, line]));
+            }
+        }
+    }
+    if let (Some((line, level, prefix)), Some(ps)) = (hit, prev_start) {
+        // A repeated enclosing anchor: a copy before the previous hunk whose block
+        // holds that hunk is a second reading of the anchor.
+        if !opts.first_match && ps < region_start {
+            let before =
+                index.find_line(&anchor.text, level, prefix, 0..ps, CANDIDATE_LIMIT, budget)?;
+            if let Some(&b) = before.last() {
+                if block_end(index, b, budget)? > ps {
+                    return Err(diagnose::anchor_ambiguous(index, cx, anchor, &[b, line]));
+                }
+            }
+        }
+    }
+    if hit.is_none() && region_start > 0 {
+        // Out of order, or an enclosing anchor the model repeats before each hunk.
+        hit = find_unique(index, cx, anchor, 0..n, opts, budget)?;
+    }
+    Ok(hit)
 }
 
 /// The anchor's line in `range`: whole lines at every level first (strictest first), then
@@ -270,9 +266,11 @@ pub(crate) fn block_end(
     Ok(end.max(brace_end(index, at, base, budget)?.unwrap_or(0)))
 }
 
-/// For an anchor line that opens a brace block (`… {`), the line after the `}` that balances it,
+/// For an anchor line that opens a brace block (`… {`, or a header whose `{` stands alone on a
+/// following line at its indentation, as in C and C#), the line after the `}` that balances it,
 /// when that closing line sits at the anchor's indentation: a body may hold lines at column 0
-/// (a raw string, a heredoc) that end an indentation block early.
+/// (a raw or verbatim string, a heredoc, a C label, a directive) that end an indentation block
+/// early.
 fn brace_end(
     index: &LineIndex<'_>,
     at: usize,
@@ -280,9 +278,9 @@ fn brace_end(
     budget: &mut Budget,
 ) -> Result<Option<usize>, Error> {
     let lines = index.lines();
-    if !lines.get(at).trim_end().ends_with('{') {
+    let Some(open) = opening_brace(index, at, base) else {
         return Ok(None);
-    }
+    };
     let mut depth = 0isize;
     for j in at..lines.len().min(at + 20_000) {
         let l = lines.get(j);
@@ -294,13 +292,37 @@ fn brace_end(
                 _ => {}
             }
         }
-        if depth <= 0 && j > at {
+        if depth <= 0 && j >= open {
             let closes = l.trim_start().starts_with('}') && indent_width(l) == Some(base);
             return Ok(closes.then_some(j + 1));
         }
     }
     Ok(None)
 }
+
+/// The line that opens the brace block of the anchor at line `at` (indentation `base`): the
+/// anchor itself when it ends with `{`; else a line that starts with `{` at the anchor's
+/// indentation, after at most [`HEADER_LINES`] lines of the header indented deeper than it
+/// (its parameters) or empty. `None` when the anchor opens no brace block.
+fn opening_brace(index: &LineIndex<'_>, at: usize, base: usize) -> Option<usize> {
+    let lines = index.lines();
+    if lines.get(at).trim_end().ends_with('{') {
+        return Some(at);
+    }
+    for j in at + 1..lines.len().min(at + 1 + HEADER_LINES) {
+        let l = lines.get(j);
+        match indent_width(l) {
+            None => {}
+            Some(w) if w > base => {}
+            Some(w) if w == base && l.trim_start().starts_with('{') => return Some(j),
+            Some(_) => return None,
+        }
+    }
+    None
+}
+
+/// How many lines after an anchor [`opening_brace`] looks at for its `{` line.
+const HEADER_LINES: usize = 8;
 
 /// The nearest line before `at` indented less than it: the header of its enclosing block.
 pub(crate) fn enclosing_header(index: &LineIndex<'_>, at: usize, max_scan: usize) -> Option<usize> {
@@ -313,8 +335,22 @@ pub(crate) fn enclosing_header(index: &LineIndex<'_>, at: usize, max_scan: usize
         }
     }
     let own = own?;
-    (at.saturating_sub(max_scan)..at).rev().find(|&j| {
+    let header = (at.saturating_sub(max_scan)..at).rev().find(|&j| {
         let l = lines.get(j);
         !is_directive(l) && indent_width(l).is_some_and(|w| w < own)
-    })
+    })?;
+    // A `{` alone on its line (C, C#) names nothing: the header is the line before it, when
+    // that line sits at the same indentation.
+    if lines.get(header).trim() != "{" {
+        return Some(header);
+    }
+    let width = indent_width(lines.get(header));
+    let before = (header.saturating_sub(HEADER_LINES)..header)
+        .rev()
+        .find(|&j| indent_width(lines.get(j)).is_some_and(|w| Some(w) <= width));
+    Some(
+        before
+            .filter(|&j| indent_width(lines.get(j)) == width)
+            .unwrap_or(header),
+    )
 }

@@ -73,6 +73,12 @@ pub(crate) struct HunkRef<'c> {
     pub path: &'c str,
     pub hunk_index: usize,
     pub hunk: &'c Hunk,
+    /// The text searched is the one the model saw when it wrote the patch (base-aware apply:
+    /// the base, or a current text equal to it): no drift can have moved a line the hunk
+    /// quotes, so the guards against drift (see [`search::check_slide`]) do not apply.
+    pub seen: bool,
+    /// The file's next hunk, if any (a reading that would put it out of order is weaker).
+    pub next: Option<&'c Hunk>,
 }
 
 impl HunkRef<'_> {
@@ -116,26 +122,40 @@ struct Search<'s, 'c> {
     opts: &'s Options,
 }
 
-/// Locates every hunk of one file. Placements are returned in hunk order.
+/// Locates every hunk of one file. Placements are returned in hunk order. `seen`: `lines`
+/// are the text the model saw (a base), see [`HunkRef::seen`].
 pub(crate) fn locate_hunks(
     lines: &Lines<'_>,
     hunks: &[Hunk],
     path: &str,
     opts: &Options,
+    seen: bool,
 ) -> Result<Vec<Placement>, Error> {
     // Every hunk exact, unique and in order: placed without indexing the file (same answer).
     if let Some(placed) = fast::locate(lines, hunks, path, opts) {
         return placed;
     }
-    locate_full(lines, hunks, path, opts)
+    locate_seen(lines, hunks, path, opts, seen)
 }
 
-/// [`locate_hunks`] without the fast path.
+/// [`locate_hunks`] without the fast path, in a text the model did not see.
+#[cfg(test)]
 fn locate_full(
     lines: &Lines<'_>,
     hunks: &[Hunk],
     path: &str,
     opts: &Options,
+) -> Result<Vec<Placement>, Error> {
+    locate_seen(lines, hunks, path, opts, false)
+}
+
+/// [`locate_hunks`] without the fast path.
+fn locate_seen(
+    lines: &Lines<'_>,
+    hunks: &[Hunk],
+    path: &str,
+    opts: &Options,
+    seen: bool,
 ) -> Result<Vec<Placement>, Error> {
     let mut index = LineIndex::new(lines);
     let mut budget = Budget::new(opts.search_budget);
@@ -153,6 +173,8 @@ fn locate_full(
             path,
             hunk_index: i,
             hunk,
+            seen,
+            next: hunks.get(i + 1),
         };
         let p = locate_one(
             &mut index,

@@ -271,7 +271,9 @@ fn straddles(
 /// blank line is weak evidence (models often add one), so it must not pick one place among
 /// several that fit the rest of the hunk, nor outvote the end of the file, where the hunk's
 /// other lines may sit with no line after them. When that reading fits elsewhere too, the hunk
-/// is ambiguous.
+/// is ambiguous. A place past the start of the file's next hunk, when that hunk's old side is
+/// unique in the file, is not another reading: it would put the hunks out of order, which the
+/// empty line does not outweigh (the patch's order is evidence; the stray blank line is not).
 pub(crate) fn check_blank_tail(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
@@ -289,6 +291,12 @@ pub(crate) fn check_blank_tail(
     let mut found = other_fits(index, s, p, short, range, budget)?;
     if found.is_empty() {
         return Ok(());
+    }
+    if let Some(q) = next_hunk_at(index, s, budget)?.filter(|&q| p.start + p.old_len <= q) {
+        found.retain(|&f| f + m <= q);
+        if found.is_empty() {
+            return Ok(());
+        }
     }
     let at_end = found.contains(&(n - m));
     found.push(p.start);
@@ -321,6 +329,31 @@ pub(crate) fn check_blank_tail_dropped(
     Err(diagnose::ambiguous_blank_tail(s.cx, &both, at, None))
 }
 
+/// Where the file's next hunk (after the one of `s`) starts, when its whole old side is unique
+/// in the file at the strictest level that finds it; `None` otherwise (no next hunk, an empty
+/// old side, `*** End of File`, several places or none).
+fn next_hunk_at(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    budget: &mut Budget,
+) -> Result<Option<usize>, Error> {
+    let Some(next) = s.cx.next.filter(|h| !h.end_of_file) else {
+        return Ok(None);
+    };
+    let old = old_side(next, next.lines.len());
+    if old.is_empty() || old.len() > index.len() {
+        return Ok(None);
+    }
+    let mut pattern = Pattern::new(old);
+    let n = index.len();
+    Ok(
+        match candidates(index, &mut pattern, s.opts, 0..n, budget)? {
+            Some((_, found)) if found.len() == 1 => found.first().copied(),
+            _ => None,
+        },
+    )
+}
+
 /// Where else in `range` than placement `p` the old side of the first `used` body lines fits
 /// (at the strictest level that finds it); none for an `*** End of File` hunk, in first-match
 /// mode, or when that old side is empty or longer than the file.
@@ -351,24 +384,13 @@ fn short_context(lines: &[crate::patch::Line]) -> bool {
     lines.len() == 1 && lines[0].kind == crate::patch::LineKind::Context
 }
 
-/// An insertion held on one side by a single context line that equals the added line next to
-/// it (`+  })` … then context `  })`) can slide across that line: the context then says nothing
-/// about where the added block ends, and when that line occurs more than once in the region,
-/// another copy could be meant as well. Such a hunk is refused with a request for one more
-/// unchanged line.
-pub(crate) fn check_slide(
-    index: &mut LineIndex<'_>,
-    s: &Search<'_, '_>,
-    p: &Placement,
-    budget: &mut Budget,
-) -> Result<(), Error> {
-    let body = &s.cx.hunk.lines[..p.used_lines];
-    if s.anchor.is_some() || s.opts.first_match || body.len() < 3 {
-        return Ok(());
-    }
+/// Whether `body` (at least 3 lines) is an insertion that can slide across its one context line
+/// on a side: `Some(true)` down (`C0 +A1 … +Ak C1`, the hunk ending with C1 and A1 equal to C1),
+/// `Some(false)` up (`B1 +A1 … +Ak C…`, the hunk starting with B1 and Ak equal to B1), where
+/// the context on the other side of the added lines is a single line; `None` otherwise.
+fn slide_shape(body: &[crate::patch::Line]) -> Option<bool> {
     use crate::patch::LineKind::{Add, Context};
     let k = body.len();
-    // Down: `… +A1 … +Ak  C1` where the hunk ends with C1 and A1 == C1.
     let down = body[k - 1].kind == Context && body[k - 2].kind == Add && {
         let first_add = (0..k - 1).rev().take_while(|&j| body[j].kind == Add).last();
         first_add.is_some_and(|j| {
@@ -377,7 +399,9 @@ pub(crate) fn check_slide(
                 && body[j].text.trim_end() == body[k - 1].text.trim_end()
         })
     };
-    // Up: `B1 +A1 … +Ak …` where the hunk starts with B1 and Ak == B1.
+    if down {
+        return Some(true);
+    }
     let up = body[0].kind == Context && body[1].kind == Add && {
         let last_add = (1..k).take_while(|&j| body[j].kind == Add).last();
         last_add.is_some_and(|j| {
@@ -386,12 +410,37 @@ pub(crate) fn check_slide(
                 && body[j].text.trim_end() == body[0].text.trim_end()
         })
     };
-    let (edge, at) = if down {
-        (&body[k - 1].text, p.start + p.old_len - 1)
-    } else if up {
-        (&body[0].text, p.start)
-    } else {
+    up.then_some(false)
+}
+
+/// An insertion held on one side by a single context line that equals the added line next to
+/// it (`+  })` … then context `  })`) can slide across that line: the context then says nothing
+/// about where the added block ends, and when that line occurs more than once in the region,
+/// another copy could be meant as well. Such a hunk is refused with a request for one more
+/// unchanged line. This guards against drift (the file changed after the model read it, so
+/// the copy it meant may now be another one): in the text the model saw ([`HunkRef::seen`])
+/// the hunk's unique old side is the place it meant, and every slid reading of it there gives
+/// the same text, so nothing is checked.
+///
+/// [`HunkRef::seen`]: super::HunkRef::seen
+pub(crate) fn check_slide(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: &Placement,
+    budget: &mut Budget,
+) -> Result<(), Error> {
+    let body = &s.cx.hunk.lines[..p.used_lines];
+    if s.cx.seen || s.anchor.is_some() || s.opts.first_match || body.len() < 3 {
         return Ok(());
+    }
+    use crate::patch::LineKind::Add;
+    let Some(down) = slide_shape(body) else {
+        return Ok(());
+    };
+    let (edge, at) = if down {
+        (&body[body.len() - 1].text, p.start + p.old_len - 1)
+    } else {
+        (&body[0].text, p.start)
     };
     if edge.trim().is_empty() {
         return Ok(());

@@ -1,0 +1,14 @@
+    [Test]
+    public void A()
+    {
+    }
+
+    [Test]
+    public void B()
+    {
+    }
+
+    [Test]
+    public void C()
+    {
+    }

@@ -1,0 +1,21 @@
+using X;
+
+    [Test]
+    public void A()
+    {
+    }
+
+    [Test]
+    public void B()
+    {
+    }
+
+    [Test]
+    public void New()
+    {
+    }
+
+    [Test]
+    public void C()
+    {
+    }

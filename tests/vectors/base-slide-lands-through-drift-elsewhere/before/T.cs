@@ -1,0 +1,16 @@
+using X;
+
+    [Test]
+    public void A()
+    {
+    }
+
+    [Test]
+    public void B()
+    {
+    }
+
+    [Test]
+    public void C()
+    {
+    }
