@@ -188,6 +188,7 @@ fn find_windows(lines: &Lines<'_>, probes: &mut [Probe<'_>], opts: &Options) -> 
 
 /// Line `i` has the length of `p`'s rarest line: if it is that line, verifies the window
 /// around it. `None` when the rarest line is too common or a second window is found.
+#[inline]
 fn probe_line(lines: &Lines<'_>, p: &mut Probe<'_>, i: usize) -> Option<()> {
     if lines.get(i) != p.old[p.rare] {
         return Some(());

@@ -98,10 +98,11 @@ impl KeyHasher {
             self.mix(u64::from_le_bytes(a));
         }
         // Fewer than eight bytes, and `fill` is zero here.
-        for (k, &c) in words.remainder().iter().enumerate() {
-            self.word |= u64::from(c) << (8 * k);
-        }
-        self.fill = words.remainder().len() as u32;
+        let tail = words.remainder();
+        let mut a = [0u8; 8];
+        a[..tail.len()].copy_from_slice(tail);
+        self.word = u64::from_le_bytes(a);
+        self.fill = tail.len() as u32;
     }
 
     fn finish(mut self) -> u64 {
@@ -139,6 +140,9 @@ fn normalized_eq(line: &str, level: Level, normalized: &str) -> bool {
         Level::Trim => return trim_ws(line) == normalized,
         Level::Collapse | Level::Fold => {}
     }
+    if let Some(eq) = plain_prefix_decides(trim_ws(line).as_bytes(), level, normalized.as_bytes()) {
+        return eq;
+    }
     let mut rest = normalized.as_bytes();
     let whole = stream_normalized(line, level, &mut |piece| match rest.strip_prefix(piece) {
         Some(r) => {
@@ -148,6 +152,56 @@ fn normalized_eq(line: &str, level: Level, normalized: &str) -> bool {
         None => false,
     });
     whole && rest.is_empty()
+}
+
+/// Decides a collapse- or fold-level comparison of a trimmed line `t` with a normalised line
+/// `p` from their common prefix alone, when that prefix is plain: ASCII in `p` (so it is its
+/// own normal form in `t` too: single spaces, no folding) and followed in `t` by a byte that
+/// normalisation keeps where it is (an ASCII non-space, not followed by a byte that could
+/// compose with it at the fold level). Then the normalised `t` starts with the prefix and that
+/// byte, and differs from `p` there. `None`: the streaming comparison decides. Most lines
+/// differ from a pattern line within a few bytes, so this is the common answer.
+#[inline]
+fn plain_prefix_decides(t: &[u8], level: Level, p: &[u8]) -> Option<bool> {
+    let l = common_prefix(t, p);
+    if !p[..l].is_ascii() {
+        return None;
+    }
+    if l == t.len() {
+        // `t` is an ASCII, single-spaced prefix of `p` (or all of it): its own normal form.
+        return Some(l == p.len());
+    }
+    let next = t[l];
+    if next >= 0x80 || is_ws_byte(next) {
+        return None;
+    }
+    if level == Level::Fold && t.get(l + 1).is_some_and(|&b| b >= 0x80) {
+        return None;
+    }
+    // `p[l]` differs from `next`, or `p` ends at `l`.
+    Some(false)
+}
+
+/// The length of the longest common prefix of `a` and `b`, eight bytes at a time.
+#[inline]
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let mut x = [0u8; 8];
+        let mut y = [0u8; 8];
+        x.copy_from_slice(&a[i..i + 8]);
+        y.copy_from_slice(&b[i..i + 8]);
+        let d = u64::from_le_bytes(x) ^ u64::from_le_bytes(y);
+        if d != 0 {
+            return i + (d.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
 }
 
 /// Feeds the normalised form of `line` at `level` (what [`normalize`] returns) to `sink` in
