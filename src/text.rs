@@ -210,8 +210,11 @@ fn lf_ends(bytes: &[u8], ends: &mut Vec<usize>) {
         base += 32;
         if base == SAMPLE && bytes.len() > 2 * SAMPLE {
             // Size the vector from the density of the sample, so it grows at most once more.
+            // Only when the first estimate is short: a reallocation copies the vector.
             let expect = (ends.len() as u64 * bytes.len() as u64 / SAMPLE as u64) as usize;
-            ends.reserve((expect + expect / 8 + 16).saturating_sub(ends.len()));
+            if ends.capacity() < expect {
+                ends.reserve((expect + expect / 16 + 16).saturating_sub(ends.len()));
+            }
         }
     }
     ends.extend(memchr::memchr_iter(b'\n', blocks.remainder()).map(|i| base + i));

@@ -179,18 +179,19 @@ fn find_windows(lines: &Lines<'_>, probes: &mut [Probe<'_>], opts: &Options) -> 
         let Some(ids) = by_len.get(&len) else {
             continue;
         };
+        let line = lines.get(i);
         for &id in ids {
-            probe_line(lines, &mut probes[id], i)?;
+            probe_line(lines, &mut probes[id], i, line)?;
         }
     }
     Some(())
 }
 
-/// Line `i` has the length of `p`'s rarest line: if it is that line, verifies the window
-/// around it. `None` when the rarest line is too common or a second window is found.
+/// Line `i` (`line`) has the length of `p`'s rarest line: if it is that line, verifies the
+/// window around it. `None` when the rarest line is too common or a second window is found.
 #[inline]
-fn probe_line(lines: &Lines<'_>, p: &mut Probe<'_>, i: usize) -> Option<()> {
-    if lines.get(i) != p.old[p.rare] {
+fn probe_line(lines: &Lines<'_>, p: &mut Probe<'_>, i: usize, line: &str) -> Option<()> {
+    if line != p.old[p.rare] {
         return Some(());
     }
     p.hits += 1;
