@@ -188,7 +188,7 @@ pub(crate) fn is_ws(c: char) -> bool {
 
 /// The byte form of [`is_ws`]. ASCII bytes never occur inside a multi-byte UTF-8 sequence,
 /// so whitespace can be found byte by byte in any string.
-fn is_ws_byte(b: u8) -> bool {
+pub(crate) fn is_ws_byte(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C')
 }
 
@@ -223,27 +223,43 @@ fn collapse_into(t: &str, out: &mut String) {
     }
 }
 
-/// Folds one (already NFKC-normalised) character into its ASCII look-alike.
-pub(crate) fn fold_char(c: char, out: &mut String) {
+/// What folding turns one (already NFKC-normalised) character into.
+pub(crate) enum Folded {
+    /// The character vanishes (zero-width characters, the BOM, the soft hyphen).
+    Gone,
+    /// One character.
+    Char(char),
+    /// Several characters (the ellipsis).
+    Str(&'static str),
+}
+
+/// Folds one (already NFKC-normalised) character into its ASCII look-alike, without writing it
+/// anywhere: the streaming form of [`fold_char`].
+pub(crate) fn fold_map(c: char) -> Folded {
     match c {
         // Single quotes, primes and look-alikes.
         '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '\u{2035}'
-        | '\u{02BC}' | '\u{FF07}' => out.push('\''),
+        | '\u{02BC}' | '\u{FF07}' => Folded::Char('\''),
         // Double quotes and guillemets.
         '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{2036}'
-        | '\u{00AB}' | '\u{00BB}' | '\u{FF02}' => out.push('"'),
-        // Hyphens, dashes and minus signs.
+        | '\u{00AB}' | '\u{00BB}' | '\u{FF02}' => Folded::Char('"'),
+        // Hyphens, dashes and minus signs (the soft hyphen vanishes).
         '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
-        | '\u{2212}' | '\u{FE58}' | '\u{FE63}' | '\u{FF0D}' | '\u{00AD}' => {
-            if c != '\u{00AD}' {
-                out.push('-')
-            }
-        }
-        '\u{2026}' => out.push_str("..."),
-        // Zero-width characters and the BOM vanish.
-        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => {}
-        c if c.is_whitespace() => out.push(' '),
-        c => out.push(c),
+        | '\u{2212}' | '\u{FE58}' | '\u{FE63}' | '\u{FF0D}' => Folded::Char('-'),
+        '\u{2026}' => Folded::Str("..."),
+        // Zero-width characters, the BOM and the soft hyphen vanish.
+        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' => Folded::Gone,
+        c if c.is_whitespace() => Folded::Char(' '),
+        c => Folded::Char(c),
+    }
+}
+
+/// Folds one (already NFKC-normalised) character into its ASCII look-alike.
+pub(crate) fn fold_char(c: char, out: &mut String) {
+    match fold_map(c) {
+        Folded::Gone => {}
+        Folded::Char(c) => out.push(c),
+        Folded::Str(s) => out.push_str(s),
     }
 }
 

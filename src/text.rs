@@ -96,9 +96,7 @@ impl<'a> Lines<'a> {
                 }
             }
         } else {
-            for i in memchr::memchr_iter(b'\n', bytes) {
-                ends.push(i);
-            }
+            lf_ends(bytes, &mut ends);
             eols.resize(ends.len(), Eol::Lf);
             start = ends.last().map_or(0, |e| e + 1);
         }
@@ -115,6 +113,7 @@ impl<'a> Lines<'a> {
     }
 
     /// Where line `i` (0-based) starts, ends, and its terminator.
+    #[inline]
     pub fn span(&self, i: usize) -> LineSpan {
         let start = if i == 0 {
             0
@@ -129,6 +128,7 @@ impl<'a> Lines<'a> {
     }
 
     /// The content of line `i` (0-based), without its terminator.
+    #[inline]
     pub fn get(&self, i: usize) -> &'a str {
         let s = self.span(i);
         &self.text[s.start..s.end]
@@ -179,6 +179,57 @@ impl<'a> Lines<'a> {
             Some(Eol::Lf)
         }
     }
+}
+
+/// Bytes scanned before the line vector is sized from the line density seen so far.
+const SAMPLE: usize = 4096;
+
+/// Appends the offset of every `\n` in `bytes` to `ends`, 32 bytes at a time: four
+/// eight-byte words tested at once without a branch ([`newlines`]), then one step per line. A
+/// `memchr` call per line pays its set-up on every line, which dominates on short lines (about
+/// 1.5× slower on 12- and 34-byte lines here).
+fn lf_ends(bytes: &[u8], ends: &mut Vec<usize>) {
+    let mut blocks = bytes.chunks_exact(32);
+    let mut base = 0usize;
+    for block in &mut blocks {
+        let mut masks = [0u64; 4];
+        let mut any = 0u64;
+        for (m, word) in masks.iter_mut().zip(block.chunks_exact(8)) {
+            *m = newlines(word);
+            any |= *m;
+        }
+        if any != 0 {
+            for (j, &m) in masks.iter().enumerate() {
+                let mut m = m;
+                while m != 0 {
+                    ends.push(base + 8 * j + (m.trailing_zeros() / 8) as usize);
+                    m &= m - 1;
+                }
+            }
+        }
+        base += 32;
+        if base == SAMPLE && bytes.len() > 2 * SAMPLE {
+            // Size the vector from the density of the sample, so it grows at most once more.
+            // Only when the first estimate is short: a reallocation copies the vector.
+            let expect = (ends.len() as u64 * bytes.len() as u64 / SAMPLE as u64) as usize;
+            if ends.capacity() < expect {
+                ends.reserve((expect + expect / 16 + 16).saturating_sub(ends.len()));
+            }
+        }
+    }
+    ends.extend(memchr::memchr_iter(b'\n', blocks.remainder()).map(|i| base + i));
+}
+
+/// The high bit of every `\n` byte of an eight-byte word, exactly (no borrow between bytes).
+#[inline(always)]
+fn newlines(word: &[u8]) -> u64 {
+    const LOW7: u64 = u64::from_le_bytes([0x7F; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    const LF: u64 = u64::from_le_bytes([b'\n'; 8]);
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&word[..8]);
+    let x = u64::from_le_bytes(a) ^ LF;
+    !(((x & LOW7).wrapping_add(LOW7)) | x) & HIGH
 }
 
 /// Removes a leading UTF-8 byte order mark, returning whether there was one.
@@ -250,6 +301,23 @@ mod tests {
         ) {
             let t: String = chars.into_iter().collect();
             proptest::prop_assert_eq!(parts(&t), naive(&t));
+        }
+    }
+
+    proptest::proptest! {
+        /// Long texts, so the 32-byte blocks and the re-sizing after the sample are crossed.
+        #[test]
+        fn long_texts_split_like_a_naive_reading(
+            runs in proptest::collection::vec((0usize..150, 0usize..4), 0..120),
+        ) {
+            let t: String = runs
+                .iter()
+                // U+028A is CA 8A: a byte that is a newline but for its high bit.
+                .map(|&(n, k)| format!("{}\n", ["a", "\u{e9}", "\u{28a}", "\x0b"][k].repeat(n)))
+                .collect();
+            proptest::prop_assert_eq!(parts(&t), naive(&t));
+            let cut = &t[..t.len().saturating_sub(1)];
+            proptest::prop_assert_eq!(parts(cut), naive(cut));
         }
     }
 

@@ -94,6 +94,15 @@ pub(crate) fn locate(
     if !hunks.iter().all(eligible) {
         return None;
     }
+    let mut probes = probes(hunks, n, opts)?;
+    find_windows(lines, &mut probes, opts)?;
+    let placements = place(hunks, &probes)?;
+    Some(check_overlaps(hunks, &placements, path).map(|()| placements))
+}
+
+/// A probe for every hunk, or `None` when some hunk's old side cannot be placed by comparing
+/// lines exactly, or the full path's search budget could run out on this file.
+fn probes<'h>(hunks: &'h [Hunk], n: usize, opts: &Options) -> Option<Vec<Probe<'h>>> {
     let mut probes: Vec<Probe<'_>> = Vec::with_capacity(hunks.len());
     for hunk in hunks {
         let old = old_side(hunk, hunk.lines.len());
@@ -135,6 +144,15 @@ pub(crate) fn locate(
     if bound >= opts.search_budget {
         return None;
     }
+    Some(probes)
+}
+
+/// One pass over the line spans: every line as long as some hunk's rarest line is compared
+/// with it, and the windows around the equal ones verified into the probes. `None` when the
+/// full path must decide (a line ending in whitespace, a rarest line too common, a second
+/// window).
+fn find_windows(lines: &Lines<'_>, probes: &mut [Probe<'_>], opts: &Options) -> Option<()> {
+    let n = lines.len();
     // Hunks by the length of their rarest line, with a one-byte filter in front.
     let mut by_len: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
     let mut filter = [false; 256];
@@ -146,7 +164,6 @@ pub(crate) fn locate(
     let check_ws = opts.max_level >= Level::TrimEnd;
     // The whole text, for the last byte of each line without slicing it.
     let bytes = lines.slice(0, n).as_bytes();
-    let text_of = |i: usize| lines.get(i);
     let (ends, eols) = lines.raw();
     let mut line_start = 0usize;
     for (i, (&end, eol)) in ends.iter().zip(eols).enumerate() {
@@ -162,38 +179,50 @@ pub(crate) fn locate(
         let Some(ids) = by_len.get(&len) else {
             continue;
         };
-        let line = text_of(i);
+        let line = lines.get(i);
         for &id in ids {
-            let p = &mut probes[id];
-            if line != p.old[p.rare] {
-                continue;
-            }
-            p.hits += 1;
-            if p.hits > RARE_HIT_CAP {
-                return None;
-            }
-            let Some(start) = i.checked_sub(p.rare) else {
-                continue;
-            };
-            if start + p.old.len() > n {
-                continue;
-            }
-            if p.old
-                .iter()
-                .enumerate()
-                .all(|(k, l)| k == p.rare || text_of(start + k) == *l)
-            {
-                p.windows.push(start);
-                if p.windows.len() > 1 {
-                    // Two places: ambiguous, or a region question; the full path decides.
-                    return None;
-                }
-            }
+            probe_line(lines, &mut probes[id], i, line)?;
         }
     }
+    Some(())
+}
+
+/// Line `i` (`line`) has the length of `p`'s rarest line: if it is that line, verifies the
+/// window around it. `None` when the rarest line is too common or a second window is found.
+#[inline]
+fn probe_line(lines: &Lines<'_>, p: &mut Probe<'_>, i: usize, line: &str) -> Option<()> {
+    if line != p.old[p.rare] {
+        return Some(());
+    }
+    p.hits += 1;
+    if p.hits > RARE_HIT_CAP {
+        return None;
+    }
+    let Some(start) = i.checked_sub(p.rare) else {
+        return Some(());
+    };
+    if start + p.old.len() > lines.len() {
+        return Some(());
+    }
+    if p.old
+        .iter()
+        .enumerate()
+        .all(|(k, l)| k == p.rare || lines.get(start + k) == *l)
+    {
+        p.windows.push(start);
+        if p.windows.len() > 1 {
+            // Two places: ambiguous, or a region question; the full path decides.
+            return None;
+        }
+    }
+    Some(())
+}
+
+/// The placements, when every hunk has its one window after the previous hunk's lines.
+fn place(hunks: &[Hunk], probes: &[Probe<'_>]) -> Option<Vec<Placement>> {
     let mut placements = Vec::with_capacity(hunks.len());
     let mut region_start = 0usize;
-    for (hunk, p) in hunks.iter().zip(&probes) {
+    for (hunk, p) in hunks.iter().zip(probes) {
         let [start] = p.windows[..] else {
             return None;
         };
@@ -217,7 +246,7 @@ pub(crate) fn locate(
         });
         region_start = start + m;
     }
-    Some(check_overlaps(hunks, &placements, path).map(|()| placements))
+    Some(placements)
 }
 
 #[cfg(test)]

@@ -4,14 +4,16 @@
 //! O(lines × pattern). All work is charged to a [`Budget`].
 
 use std::borrow::Cow;
-use std::hash::Hasher;
 use std::ops::Range;
 
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHashMap;
+use unicode_normalization::UnicodeNormalization;
 
 use super::postings::{self, Postings};
 use crate::error::{Error, Status};
-use crate::level::{normalize, normalize_cow, trim_end_ws, trim_ws, Level};
+use crate::level::{
+    fold_map, is_ws_byte, normalize, normalize_cow, trim_end_ws, trim_ws, Folded, Level,
+};
 use crate::text::Lines;
 
 /// Search work allowance, in line comparisons or hash steps.
@@ -52,11 +54,245 @@ impl Budget {
 /// Multiplier of the rolling window hash (odd, so invertible modulo 2^64).
 const BASE: u64 = 0x9E37_79B9_7F4A_7C15;
 
+/// The multiplier of [`KeyHasher`]'s word mix (FxHash's).
+const MIX: u64 = 0x517C_C1B7_2722_0A95;
+
+/// A 64-bit hash of a byte stream that does not depend on how the stream is cut into pieces:
+/// the normalised form of a line can be hashed as it is produced, word by word or character by
+/// character, and equals the hash of the whole string ([`hash_str`]). Nothing is allocated.
+#[derive(Default)]
+struct KeyHasher {
+    h: u64,
+    /// Bytes not yet mixed in (little-endian), `fill` of them.
+    word: u64,
+    fill: u32,
+    len: u64,
+}
+
+impl KeyHasher {
+    #[inline(always)]
+    fn mix(&mut self, w: u64) {
+        self.h = (self.h.rotate_left(5) ^ w).wrapping_mul(MIX);
+    }
+
+    #[inline]
+    fn write(&mut self, mut b: &[u8]) {
+        self.len = self.len.wrapping_add(b.len() as u64);
+        while self.fill != 0 {
+            let Some((&first, rest)) = b.split_first() else {
+                return;
+            };
+            self.word |= u64::from(first) << (8 * self.fill);
+            self.fill += 1;
+            b = rest;
+            if self.fill == 8 {
+                let w = self.word;
+                self.mix(w);
+                self.word = 0;
+                self.fill = 0;
+            }
+        }
+        let mut words = b.chunks_exact(8);
+        for w in &mut words {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(w);
+            self.mix(u64::from_le_bytes(a));
+        }
+        // Fewer than eight bytes, and `fill` is zero here.
+        let tail = words.remainder();
+        let mut a = [0u8; 8];
+        a[..tail.len()].copy_from_slice(tail);
+        self.word = u64::from_le_bytes(a);
+        self.fill = tail.len() as u32;
+    }
+
+    fn finish(mut self) -> u64 {
+        let (w, len) = (self.word, self.len);
+        self.mix(w);
+        self.mix(len);
+        let h = self.h;
+        (h ^ (h >> 29)).wrapping_mul(BASE)
+    }
+}
+
 pub(crate) fn hash_str(s: &str) -> u64 {
-    let mut h = FxHasher::default();
+    let mut h = KeyHasher::default();
     h.write(s.as_bytes());
-    h.write_u8(0xff);
     h.finish()
+}
+
+/// The hash of `line` normalised at `level`, equal to `hash_str(normalize(line, level, _))`,
+/// computed without building the normalised line.
+fn line_key(line: &str, level: Level) -> u64 {
+    let mut h = KeyHasher::default();
+    stream_normalized(line, level, &mut |piece| {
+        h.write(piece);
+        true
+    });
+    h.finish()
+}
+
+/// True when `line` normalised at `level` equals `normalized` (an already normalised line),
+/// decided without building the normalised line; the first differing piece ends it.
+fn normalized_eq(line: &str, level: Level, normalized: &str) -> bool {
+    match level {
+        Level::Exact => return line == normalized,
+        Level::TrimEnd => return trim_end_ws(line) == normalized,
+        Level::Trim => return trim_ws(line) == normalized,
+        Level::Collapse | Level::Fold => {}
+    }
+    if let Some(eq) = plain_prefix_decides(trim_ws(line).as_bytes(), level, normalized.as_bytes()) {
+        return eq;
+    }
+    let mut rest = normalized.as_bytes();
+    let whole = stream_normalized(line, level, &mut |piece| match rest.strip_prefix(piece) {
+        Some(r) => {
+            rest = r;
+            true
+        }
+        None => false,
+    });
+    whole && rest.is_empty()
+}
+
+/// Decides a collapse- or fold-level comparison of a trimmed line `t` with a normalised line
+/// `p` from their common prefix alone, when that prefix is plain: ASCII in `p` (so it is its
+/// own normal form in `t` too: single spaces, no folding) and followed in `t` by a byte that
+/// normalisation keeps where it is (an ASCII non-space, not followed by a byte that could
+/// compose with it at the fold level). Then the normalised `t` starts with the prefix and that
+/// byte, and differs from `p` there. `None`: the streaming comparison decides. Most lines
+/// differ from a pattern line within a few bytes, so this is the common answer.
+#[inline]
+fn plain_prefix_decides(t: &[u8], level: Level, p: &[u8]) -> Option<bool> {
+    let l = common_prefix(t, p);
+    if !p[..l].is_ascii() {
+        return None;
+    }
+    if l == t.len() {
+        // `t` is an ASCII, single-spaced prefix of `p` (or all of it): its own normal form.
+        return Some(l == p.len());
+    }
+    let next = t[l];
+    if next >= 0x80 || is_ws_byte(next) {
+        return None;
+    }
+    if level == Level::Fold && t.get(l + 1).is_some_and(|&b| b >= 0x80) {
+        return None;
+    }
+    // `p[l]` differs from `next`, or `p` ends at `l`.
+    Some(false)
+}
+
+/// The length of the longest common prefix of `a` and `b`, eight bytes at a time.
+#[inline]
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let mut x = [0u8; 8];
+        let mut y = [0u8; 8];
+        x.copy_from_slice(&a[i..i + 8]);
+        y.copy_from_slice(&b[i..i + 8]);
+        let d = u64::from_le_bytes(x) ^ u64::from_le_bytes(y);
+        if d != 0 {
+            return i + (d.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// Feeds the normalised form of `line` at `level` (what [`normalize`] returns) to `sink` in
+/// pieces, building nothing; stops as soon as `sink` returns false, and then returns false.
+/// Memory is constant whatever the line (NFKC's own buffer aside, which holds one run of
+/// combining marks).
+fn stream_normalized(line: &str, level: Level, sink: &mut impl FnMut(&[u8]) -> bool) -> bool {
+    let t = match level {
+        Level::Exact => return sink(line.as_bytes()),
+        Level::TrimEnd => return sink(trim_end_ws(line).as_bytes()),
+        Level::Trim => return sink(trim_ws(line).as_bytes()),
+        Level::Collapse | Level::Fold => trim_ws(line),
+    };
+    let fold = level == Level::Fold;
+    let b = t.as_bytes();
+    let mut c = Collapser::default();
+    let mut i = 0;
+    while i < b.len() {
+        if is_ws_byte(b[i]) {
+            c.pending = c.started;
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && !is_ws_byte(b[i]) && !(fold && b[i] >= 0x80) {
+            i += 1;
+        }
+        if i < b.len() && fold && b[i] >= 0x80 {
+            // Unicode from here: the ASCII character before it may compose with what follows,
+            // so NFKC starts there (an ASCII character is a starter that nothing before it
+            // composes with, so NFKC of the rest is the rest of NFKC of the whole).
+            let from = if i > start { i - 1 } else { i };
+            if from > start && !c.word(&b[start..from], sink) {
+                return false;
+            }
+            return c.unicode(&t[from..], sink);
+        }
+        if !c.word(&b[start..i], sink) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The collapse of a stream of characters: runs of ASCII whitespace become one space between
+/// words, and none at either end.
+#[derive(Default)]
+struct Collapser {
+    /// Some word was emitted.
+    started: bool,
+    /// Whitespace after a word: a space is due before the next one.
+    pending: bool,
+}
+
+impl Collapser {
+    /// Emits (a piece of) a word.
+    fn word(&mut self, w: &[u8], sink: &mut impl FnMut(&[u8]) -> bool) -> bool {
+        if self.pending {
+            self.pending = false;
+            if !sink(b" ") {
+                return false;
+            }
+        }
+        self.started = true;
+        sink(w)
+    }
+
+    /// Emits the NFKC and fold of `s`, collapsed.
+    fn unicode(&mut self, s: &str, sink: &mut impl FnMut(&[u8]) -> bool) -> bool {
+        for n in s.nfkc() {
+            let ok = match fold_map(n) {
+                Folded::Gone => true,
+                Folded::Char(f) => self.char(f, sink),
+                Folded::Str(f) => f.chars().all(|f| self.char(f, sink)),
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn char(&mut self, f: char, sink: &mut impl FnMut(&[u8]) -> bool) -> bool {
+        if f.is_ascii() && is_ws_byte(f as u8) {
+            self.pending = self.started;
+            return true;
+        }
+        let mut buf = [0u8; 4];
+        self.word(f.encode_utf8(&mut buf).as_bytes(), sink)
+    }
 }
 
 /// The rolling hash of a window of normalised lines.
@@ -71,6 +307,13 @@ fn window_hash_keys(keys: &[u64]) -> u64 {
     keys.iter()
         .fold(0u64, |h, &k| h.wrapping_mul(BASE).wrapping_add(k))
 }
+
+/// Searches at one level answered without line hashes before the hashes are computed (each
+/// costs a pass over the range; the hashes pay for themselves when the level is searched often).
+const LAZY_SCANS: u32 = 4;
+
+/// Lines equal to a pattern's longest line beyond which a search computes the line hashes.
+const RARE_LINE_CAP: usize = 256;
 
 /// A sequence of pattern lines with their normalised forms cached per level.
 pub(crate) struct Pattern<'p> {
@@ -103,6 +346,8 @@ impl<'p> Pattern<'p> {
 pub(crate) struct LineIndex<'a> {
     lines: &'a Lines<'a>,
     keys: [Option<Vec<u64>>; 5],
+    /// Searches done per level without line hashes ([`LineIndex::scan_rare_line`]).
+    lazy_scans: [u32; 5],
     scratch: String,
     /// Every exact match of some patterns, found together in one pass (see
     /// [`LineIndex::prefetch_exact`]), keyed by the pattern's lines themselves (never by a
@@ -120,6 +365,7 @@ impl<'a> LineIndex<'a> {
         LineIndex {
             lines,
             keys: Default::default(),
+            lazy_scans: [0; 5],
             scratch: String::new(),
             exact_cache: FxHashMap::default(),
             trailing_ws: None,
@@ -157,9 +403,8 @@ impl<'a> LineIndex<'a> {
     fn keys(&mut self, level: Level, budget: &mut Budget) -> Result<&[u64], Error> {
         if self.keys[level as usize].is_none() {
             budget.charge(self.lines.len() as u64)?;
-            let mut buf = String::new();
             let keys = (0..self.lines.len())
-                .map(|i| hash_str(normalize(self.lines.get(i), level, &mut buf)))
+                .map(|i| line_key(self.lines.get(i), level))
                 .collect();
             self.keys[level as usize] = Some(keys);
         }
@@ -167,15 +412,15 @@ impl<'a> LineIndex<'a> {
     }
 
     /// True when file line `i` equals `normalized_pattern` at `level`.
-    fn line_matches(&mut self, i: usize, level: Level, normalized_pattern: &str) -> bool {
-        normalize(self.lines.get(i), level, &mut self.scratch) == normalized_pattern
+    fn line_matches(&self, i: usize, level: Level, normalized_pattern: &str) -> bool {
+        normalized_eq(self.lines.get(i), level, normalized_pattern)
     }
 
     /// True when file line `i` equals the pattern line `p` at `level`.
     pub(crate) fn line_eq(&mut self, i: usize, level: Level, p: &str) -> bool {
         let mut buf = String::new();
         let np = normalize(p, level, &mut buf);
-        normalize(self.lines.get(i), level, &mut self.scratch) == np
+        normalized_eq(self.lines.get(i), level, np)
     }
 
     /// The strictest level at which file line `i` equals pattern line `p` (up to `max`).
@@ -217,6 +462,12 @@ impl<'a> LineIndex<'a> {
                 let mut hits = cached;
                 let mut found = Vec::new();
                 self.verify(&mut hits, pnorm, level, limit, &mut found, budget)?;
+                return Ok(found);
+            }
+        }
+        if self.keys[level as usize].is_none() && self.lazy_scans[level as usize] < LAZY_SCANS {
+            self.lazy_scans[level as usize] += 1;
+            if let Some(found) = self.scan_rare_line(pnorm, level, range.clone(), limit, budget)? {
                 return Ok(found);
             }
         }
@@ -266,6 +517,46 @@ impl<'a> LineIndex<'a> {
         let hits = p.windows(keys, &pkeys, range, len / 4, &mut work);
         budget.charge(work)?;
         Ok(hits)
+    }
+
+    /// The windows of `range` that match, found without line hashes: every line where the
+    /// pattern's longest (so likely rarest) normalised line could sit is compared with it,
+    /// which usually ends at its first bytes, and the windows around the lines equal to it are
+    /// verified. `None` when that line matches more than [`RARE_LINE_CAP`] lines (a repetitive
+    /// file: the hashed scan is bounded whatever the repetition) or is empty.
+    fn scan_rare_line(
+        &mut self,
+        pnorm: &[Cow<'_, str>],
+        level: Level,
+        range: Range<usize>,
+        limit: usize,
+        budget: &mut Budget,
+    ) -> Result<Option<Vec<usize>>, Error> {
+        let m = pnorm.len();
+        let rare = (0..m).fold(0, |best, k| {
+            if pnorm[k].len() > pnorm[best].len() {
+                k
+            } else {
+                best
+            }
+        });
+        let p: &str = &pnorm[rare];
+        if p.is_empty() {
+            return Ok(None);
+        }
+        budget.charge((range.end - range.start) as u64)?;
+        let mut hits = Vec::new();
+        for i in range.start + rare..=range.end - m + rare {
+            if self.line_matches(i, level, p) {
+                if hits.len() == RARE_LINE_CAP {
+                    return Ok(None);
+                }
+                hits.push(i - rare);
+            }
+        }
+        let mut found = Vec::new();
+        self.verify(&mut hits, pnorm, level, limit, &mut found, budget)?;
+        Ok(Some(found))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -662,6 +953,103 @@ mod tests {
             .find_windows(&mut q, Level::Exact, 0..6, usize::MAX, &mut budget)
             .unwrap();
         assert_eq!(got, vec![4]);
+    }
+
+    /// Normalised text built piece by piece, as the streaming normaliser hands it out.
+    fn streamed(line: &str, level: Level) -> String {
+        let mut out = Vec::new();
+        assert!(stream_normalized(line, level, &mut |piece| {
+            out.extend_from_slice(piece);
+            true
+        }));
+        String::from_utf8(out).expect("pieces of UTF-8 cut at character boundaries")
+    }
+
+    proptest::proptest! {
+        /// The streaming normaliser gives exactly what `normalize` builds, its hash is the hash
+        /// of the built string, and the streaming comparison agrees with comparing built strings.
+        #[test]
+        fn streaming_agrees_with_normalize(
+            chars in proptest::collection::vec(proptest::sample::select(vec![
+                'a', 'e', 'Z', ';', ' ', ' ', '\t', '\x0B', '\x0C', '\x01', '\u{301}', '\u{e9}',
+                '\u{2014}', '\u{201C}', '\u{2026}', '\u{200B}', '\u{A0}', '\u{3000}', '\u{FF45}',
+                '\u{FB01}', '\u{FDFA}', '\u{AD}', '\u{1E9B}', '\u{323}', '\u{2028}',
+            ]), 0..24),
+            other in proptest::collection::vec(proptest::sample::select(vec![
+                'a', 'e', ' ', '\u{301}', '\u{e9}', '-', '"', '.', '\u{2014}',
+            ]), 0..8),
+        ) {
+            let line: String = chars.into_iter().collect();
+            let other: String = other.into_iter().collect();
+            for level in Level::ALL {
+                let built = crate::level::normalized(&line, level);
+                proptest::prop_assert_eq!(&streamed(&line, level), &built, "{:?} {:?}", line, level);
+                proptest::prop_assert_eq!(line_key(&line, level), hash_str(&built));
+                proptest::prop_assert!(normalized_eq(&line, level, &built));
+                let o = crate::level::normalized(&other, level);
+                proptest::prop_assert_eq!(normalized_eq(&line, level, &o), built == o);
+                let joined = format!("{line}{other}");
+                proptest::prop_assert_eq!(
+                    normalized_eq(&joined, level, &built),
+                    crate::level::normalized(&joined, level) == built
+                );
+            }
+        }
+
+        /// The key hash does not depend on how its input is cut into pieces.
+        #[test]
+        fn key_hash_ignores_the_cuts(
+            bytes in proptest::collection::vec(0u8..=255, 0..40),
+            cuts in proptest::collection::vec(0usize..40, 0..6),
+        ) {
+            let mut whole = KeyHasher::default();
+            whole.write(&bytes);
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(bytes.len())).collect();
+            cuts.sort_unstable();
+            let mut pieces = KeyHasher::default();
+            let mut at = 0;
+            for c in cuts.into_iter().chain([bytes.len()]) {
+                pieces.write(&bytes[at..c]);
+                at = c;
+            }
+            proptest::prop_assert_eq!(whole.finish(), pieces.finish());
+        }
+    }
+
+    /// One line of U+FDFA (NFKC makes 18 characters of each) compared and hashed at the fold
+    /// level without building its normalised form: a mismatch ends at the first piece.
+    #[test]
+    fn expanding_line_is_streamed() {
+        let line = "\u{FDFA}".repeat(10_000);
+        assert!(!normalized_eq(&line, Level::Fold, "end"));
+        let built = crate::level::normalized(&line, Level::Fold);
+        assert_eq!(built.len(), 10_000 * 33);
+        assert!(normalized_eq(&line, Level::Fold, &built));
+        assert_eq!(line_key(&line, Level::Fold), hash_str(&built));
+    }
+
+    /// A search answered from the pattern's rarest line equals the hashed search, and a line
+    /// too common sends it to the hashed search.
+    #[test]
+    fn rare_line_search_falls_back_when_common() {
+        let mut text = "  x  =  1;\n".repeat(RARE_LINE_CAP + 10);
+        text.push_str("  a   b  c   d\n  x = 1;\n");
+        let lines = Lines::split(&text);
+        let n = lines.len();
+        let mut budget = Budget::new(u64::MAX);
+        let mut lazy = LineIndex::new(&lines);
+        let mut p = Pattern::new(vec!["a b c d", "x = 1;"]);
+        let got = lazy
+            .find_windows(&mut p, Level::Collapse, 0..n, usize::MAX, &mut budget)
+            .unwrap();
+        assert_eq!(got, vec![n - 2]);
+        assert!(lazy.keys[Level::Collapse as usize].is_none());
+        let mut q = Pattern::new(vec!["x = 1;", "x = 1;"]);
+        let got = lazy
+            .find_windows(&mut q, Level::Collapse, 0..n, usize::MAX, &mut budget)
+            .unwrap();
+        assert_eq!(got.len(), RARE_LINE_CAP + 9);
+        assert!(lazy.keys[Level::Collapse as usize].is_some());
     }
 
     #[test]
