@@ -9,7 +9,7 @@ use crate::locate::locate_hunks;
 use crate::merge;
 use crate::options::{DiffStyle, Options};
 use crate::patch::{FileOp, Hunk, LineKind, OpKind, Patch};
-use crate::report::{finish, ApplyResult, HunkReport};
+use crate::report::{finish, finish_indexed, ApplyResult, HunkReport};
 use crate::text::{strip_bom, Lines};
 
 /// What the single-file call does with the source.
@@ -301,25 +301,35 @@ fn update_on(
 /// Applies an Update operation's hunks to `source`; `seen` when `source` is the text the
 /// model saw when it wrote the patch (a base), see [`crate::locate::locate_hunks`].
 fn update(source: &str, op: &FileOp, opts: &Options, seen: bool) -> Result<ApplyResult, Error> {
-    let mut a = update_text(source, op, opts, seen)?;
-    a.source = source.to_string();
-    finish(&mut a, opts);
+    let (bom, body) = strip_bom(source);
+    let lines = Lines::split(body);
+    let mut a = update_lines(&lines, bom, op, opts, seen)?;
+    if opts.diff == DiffStyle::None {
+        // The line index is freed before the source is copied: the two are never held
+        // together with the new text (peak heap about twice the source, not 2.3 times).
+        drop(lines);
+        a.source = source.to_string();
+    } else {
+        // A diff is wanted: its walk reads the original lines from the index the apply
+        // already made instead of scanning the source again.
+        a.source = source.to_string();
+        finish_indexed(&mut a, source, &lines, opts);
+    }
     Ok(a)
 }
 
-/// [`update`] without the copy of the source (`source` is left empty) and without the
-/// structured diff, for a caller that moves its own buffer into the result.
-fn update_text(
-    source: &str,
+/// [`update`] of the lines of `source` after its BOM (`bom`: whether it has one), without the copy of the source
+/// (`source` is left empty) and without the structured diff.
+fn update_lines(
+    lines: &Lines<'_>,
+    bom: bool,
     op: &FileOp,
     opts: &Options,
     seen: bool,
 ) -> Result<ApplyResult, Error> {
-    let (bom, body) = strip_bom(source);
-    let lines = Lines::split(body);
     let placements =
-        locate_hunks(&lines, &op.hunks, &op.path, opts, seen).map_err(|e| e.with_path(&op.path))?;
-    let built = build_update(&lines, bom, &op.hunks, &placements, &op.path, opts)?;
+        locate_hunks(lines, &op.hunks, &op.path, opts, seen).map_err(|e| e.with_path(&op.path))?;
+    let built = build_update(lines, bom, &op.hunks, &placements, &op.path, opts)?;
     let hunks = placements
         .iter()
         .zip(&built.hunks)
@@ -343,10 +353,7 @@ fn update_text(
             patch_line: h.patch_line,
         })
         .collect::<Vec<_>>();
-    // The line index is freed before the caller copies the source: the two are never held
-    // together with the new text (peak heap about twice the source, not 2.3 times).
     drop(placements);
-    drop(lines);
     Ok(ApplyResult {
         text: built.text,
         source: String::new(),
@@ -651,8 +658,12 @@ fn owned_update(
     opts: &Options,
     seen: bool,
 ) -> Result<ApplyResult, Error> {
-    let mut a = update_text(&source, op, opts, seen)?;
+    let (bom, body) = strip_bom(&source);
+    let lines = Lines::split(body);
+    let mut a = update_lines(&lines, bom, op, opts, seen)?;
+    // The diff (when wanted) reads the index, then the index is freed and the buffer moved in.
+    finish_indexed(&mut a, &source, &lines, opts);
+    drop(lines);
     a.source = source;
-    finish(&mut a, opts);
     Ok(a)
 }

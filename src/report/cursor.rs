@@ -6,6 +6,8 @@
 
 use std::ops::Range;
 
+use crate::text::{Eol, Lines};
+
 const LOW: u64 = 0x0101_0101_0101_0101;
 const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
@@ -52,6 +54,9 @@ pub(crate) struct LineCursor<'t> {
     /// The 64-byte block of the text last scanned (a multiple of 64) and its terminators.
     block: usize,
     mask: u64,
+    /// The text's line index when the caller still holds it (the apply's own split of the
+    /// source): each line's end and terminator are read from it, and nothing is scanned.
+    index: Option<(&'t [usize], &'t [Eol])>,
 }
 
 impl<'t> LineCursor<'t> {
@@ -68,6 +73,7 @@ impl<'t> LineCursor<'t> {
             len: 0,
             block: usize::MAX,
             mask: 0,
+            index: None,
         };
         cursor.len = if cr {
             cursor.count_slowly()
@@ -76,6 +82,23 @@ impl<'t> LineCursor<'t> {
             newlines + usize::from(bytes.last().is_some_and(|&b| b != b'\n'))
         };
         cursor
+    }
+
+    /// A cursor at the first line of `text` that reads the lines from `lines`, the index of
+    /// that very text (the caller's split of it), instead of scanning for terminators.
+    pub(crate) fn indexed(text: &'t str, base: usize, lines: &'t Lines<'_>) -> LineCursor<'t> {
+        let (ends, eols) = lines.raw();
+        LineCursor {
+            bytes: text.as_bytes(),
+            base,
+            cr: false,
+            line: 0,
+            pos: 0,
+            len: ends.len(),
+            block: usize::MAX,
+            mask: 0,
+            index: Some((ends, eols)),
+        }
     }
 
     /// Counts the lines of a text holding a `\r`, one terminator at a time.
@@ -146,6 +169,12 @@ impl<'t> LineCursor<'t> {
     #[inline]
     pub(crate) fn next_span(&mut self) -> Option<Range<usize>> {
         let start = self.pos;
+        if let Some((ends, eols)) = self.index {
+            let (&end, eol) = (ends.get(self.line)?, eols.get(self.line)?);
+            self.pos = end + eol.len();
+            self.line += 1;
+            return Some(self.base + start..self.base + end);
+        }
         if start >= self.bytes.len() {
             return None;
         }
@@ -172,6 +201,16 @@ impl<'t> LineCursor<'t> {
     /// Moves to line `i` (or past the last line when there are fewer).
     #[inline]
     pub(crate) fn seek(&mut self, i: usize) {
+        if let Some((ends, eols)) = self.index {
+            // Any line at once: it starts where the previous one's terminator ends.
+            let i = i.min(ends.len());
+            self.pos = match i.checked_sub(1) {
+                Some(p) => ends[p] + eols[p].len(),
+                None => 0,
+            };
+            self.line = i;
+            return;
+        }
         if i < self.line {
             self.line = 0;
             self.pos = 0;
@@ -212,7 +251,6 @@ impl<'t> LineCursor<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::Lines;
 
     const TEXTS: [&str; 12] = [
         "",
@@ -246,24 +284,30 @@ mod tests {
             .collect();
         for text in TEXTS.iter().copied().chain(long.iter().map(String::as_str)) {
             let lines = Lines::split(text);
-            let mut c = LineCursor::new(text, 3);
-            assert_eq!(c.len(), lines.len(), "{text:?}");
-            for i in 0..lines.len() {
-                let s = lines.span(i);
-                assert_eq!(
-                    c.next_span(),
-                    Some(3 + s.start..3 + s.end),
-                    "{text:?} line {i}"
-                );
+            // The scanning cursor and the one reading the index give the same spans.
+            for mut c in [
+                LineCursor::new(text, 3),
+                LineCursor::indexed(text, 3, &lines),
+            ] {
+                assert_eq!(c.len(), lines.len(), "{text:?}");
+                for i in 0..lines.len() {
+                    let s = lines.span(i);
+                    assert_eq!(
+                        c.next_span(),
+                        Some(3 + s.start..3 + s.end),
+                        "{text:?} line {i}"
+                    );
+                }
+                assert_eq!(c.next_span(), None, "{text:?}");
+                assert_eq!(c.pos(), text.len());
+                // Seeking back and forth gives the same spans.
+                for i in (0..lines.len()).rev().chain(0..lines.len()) {
+                    let s = lines.span(i);
+                    assert_eq!(c.span(i), Some(3 + s.start..3 + s.end), "{text:?} seek {i}");
+                }
+                assert_eq!(c.span(lines.len()), None);
+                assert_eq!(c.pos(), text.len());
             }
-            assert_eq!(c.next_span(), None, "{text:?}");
-            assert_eq!(c.pos(), text.len());
-            // Seeking back and forth gives the same spans.
-            for i in (0..lines.len()).rev().chain(0..lines.len()) {
-                let s = lines.span(i);
-                assert_eq!(c.span(i), Some(3 + s.start..3 + s.end), "{text:?} seek {i}");
-            }
-            assert_eq!(c.span(lines.len()), None);
         }
     }
 

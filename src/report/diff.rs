@@ -10,7 +10,7 @@ use super::refine::{self, RefineLimits, Segment};
 use super::unified::Run;
 use super::{ApplyResult, DiffKind, DiffLine};
 use crate::options::DiffStyle;
-use crate::text::strip_bom;
+use crate::text::{strip_bom, Lines};
 
 /// Where the walk puts the entries of the diff.
 pub(crate) trait Sink {
@@ -112,6 +112,8 @@ fn hunk_of_old_line(a: &ApplyResult) -> Vec<(usize, usize, usize)> {
 /// seen so far, and where the entries go.
 struct Walk<'a, S: Sink> {
     a: &'a ApplyResult,
+    /// The original text (`a.source`, or the same text the caller still holds).
+    source: &'a str,
     old: LineCursor<'a>,
     new: LineCursor<'a>,
     /// The hunks' original-line ranges, sorted, and the first one not yet passed.
@@ -126,17 +128,26 @@ struct Walk<'a, S: Sink> {
 }
 
 impl<'a, S: Sink> Walk<'a, S> {
+    /// `source` is the original text; `lines`, when given, its line index (of the text after
+    /// the BOM), read instead of scanning the source.
     fn new(
         a: &'a ApplyResult,
+        source: &'a str,
+        lines: Option<&'a Lines<'_>>,
         context: Option<usize>,
         refine: Option<&'a RefineLimits>,
         sink: &'a mut S,
     ) -> Self {
-        let (_, src) = strip_bom(&a.source);
+        let (_, src) = strip_bom(source);
         let (_, new) = strip_bom(&a.text);
+        let base = source.len() - src.len();
         Walk {
             a,
-            old: LineCursor::new(src, a.source.len() - src.len()),
+            source,
+            old: match lines {
+                Some(lines) => LineCursor::indexed(src, base, lines),
+                None => LineCursor::new(src, base),
+            },
             new: LineCursor::new(new, a.text.len() - new.len()),
             ranges: hunk_of_old_line(a),
             ri: 0,
@@ -224,9 +235,9 @@ impl<'a, S: Sink> Walk<'a, S> {
             }
         }
         if let (Some(limits), true) = (self.refine, keep) {
-            let (a, sink) = (self.a, &mut *self.sink);
+            let (a, source, sink) = (self.a, self.source, &mut *self.sink);
             let text = |t: &'a str, r: &Range<usize>| t.get(r.clone()).unwrap_or_default();
-            let dels: Vec<&str> = spans.0.iter().map(|r| text(&a.source, r)).collect();
+            let dels: Vec<&str> = spans.0.iter().map(|r| text(source, r)).collect();
             let adds: Vec<&str> = spans.1.iter().map(|r| text(&a.text, r)).collect();
             let refined = refine::refine_lines(&dels, &adds, limits);
             for pair in &refined.pairs {
@@ -277,7 +288,27 @@ pub(crate) fn walk(
         DiffStyle::Changes { context } => Some(context as usize),
         _ => None,
     };
-    Walk::new(a, context, refine, sink).run();
+    Walk::new(a, &a.source, None, context, refine, sink).run();
+}
+
+/// [`walk`] with the source's line index still held by the caller (the apply's split of the
+/// source, after its BOM): the walk reads each original line from it instead of scanning
+/// `source` again. `source` is the text `a` was applied to (`a.source`, which may still be
+/// empty), `lines` the split of `strip_bom(source).1`.
+pub(crate) fn walk_indexed(
+    a: &ApplyResult,
+    source: &str,
+    lines: &Lines<'_>,
+    style: DiffStyle,
+    refine: Option<&RefineLimits>,
+    sink: &mut impl Sink,
+) {
+    let context = match style {
+        DiffStyle::None => return,
+        DiffStyle::Changes { context } => Some(context as usize),
+        _ => None,
+    };
+    Walk::new(a, source, Some(lines), context, refine, sink).run();
 }
 
 /// The structured diff of `a` as rows.
@@ -303,7 +334,6 @@ mod tests {
     use super::*;
     use crate::build::Change;
     use crate::report::HunkReport;
-    use crate::text::Lines;
     use crate::Level;
     use proptest::prelude::*;
 
@@ -502,6 +532,14 @@ mod tests {
                     reference_walk(&a, style, refine, &mut want);
                     prop_assert_eq!(&got.diff, &want.diff);
                     prop_assert_eq!(&got.segments, &want.segments);
+                    // Reading the source's line index instead of scanning it, with the
+                    // source held by the caller (the result's own copy not made yet).
+                    let lines = Lines::split(strip_bom(&a.source).1);
+                    let bare = ApplyResult { source: String::new(), ..a.clone() };
+                    let mut indexed = Rows::default();
+                    walk_indexed(&bare, &a.source, &lines, style, refine, &mut indexed);
+                    prop_assert_eq!(&indexed.diff, &want.diff);
+                    prop_assert_eq!(&indexed.segments, &want.segments);
                 }
             }
         }

@@ -22,6 +22,7 @@ use std::ops::Range;
 use crate::build::Change;
 use crate::level::Level;
 use crate::options::{DiffStyle, Options};
+use crate::text::Lines;
 
 pub use refine::{refine_lines, LinePair, RefineLimits, Refinement, Segment};
 
@@ -199,5 +200,18 @@ impl ApplyResult {
 pub(crate) fn finish(a: &mut ApplyResult, opts: &Options) {
     if opts.diff != DiffStyle::None {
         a.compute_diff_with(opts.diff, opts.refine.then_some(&opts.refine_limits));
+    }
+}
+
+/// [`finish`] while the apply still holds the source's line index: `source` is the text `a`
+/// was applied to (`a.source` may not hold it yet), `lines` its split after the BOM. The walk
+/// reads the original lines from the index instead of scanning the source again.
+pub(crate) fn finish_indexed(a: &mut ApplyResult, source: &str, lines: &Lines<'_>, opts: &Options) {
+    if opts.diff != DiffStyle::None {
+        let refine = opts.refine.then_some(&opts.refine_limits);
+        let mut rows = diff::Rows::default();
+        diff::walk_indexed(a, source, lines, opts.diff, refine, &mut rows);
+        a.diff = rows.diff;
+        a.segments = rows.segments;
     }
 }
