@@ -104,7 +104,7 @@ impl<'t> LineCursor<'t> {
     /// Counts the lines of a text holding a `\r`, one terminator at a time.
     fn count_slowly(&mut self) -> usize {
         let mut n = 0;
-        while self.next_span().is_some() {
+        while self.scan_next().is_some() {
             n += 1;
         }
         self.line = 0;
@@ -125,6 +125,7 @@ impl<'t> LineCursor<'t> {
 
     /// The terminators of the 64-byte block at `start` (a multiple of 64), bit `i` for byte
     /// `start + i`; a short last block is scanned byte by byte.
+    #[inline(never)]
     fn mask_at(&self, start: usize) -> u64 {
         let cr = self.cr;
         match self
@@ -146,7 +147,7 @@ impl<'t> LineCursor<'t> {
     }
 
     /// The first terminator byte at or after `from`.
-    #[inline]
+    #[inline(always)]
     fn find(&mut self, from: usize) -> Option<usize> {
         let mut from = from;
         while from < self.bytes.len() {
@@ -168,13 +169,38 @@ impl<'t> LineCursor<'t> {
     /// moves to the next line; `None` past the last line.
     #[inline]
     pub(crate) fn next_span(&mut self) -> Option<Range<usize>> {
-        let start = self.pos;
         if let Some((ends, eols)) = self.index {
             let (&end, eol) = (ends.get(self.line)?, eols.get(self.line)?);
+            let start = self.pos;
             self.pos = end + eol.len();
             self.line += 1;
             return Some(self.base + start..self.base + end);
         }
+        self.scan_next()
+    }
+
+    /// When the cursor reads an index: the spans of the next `k` lines (fewer past the last
+    /// line), read from it, and the cursor moved past them. `None` for a scanning cursor
+    /// (then take the spans with [`LineCursor::scan_next`]): each kind of cursor fills a run
+    /// of equal lines with a loop of its own.
+    #[inline]
+    pub(crate) fn take_indexed(&mut self, k: usize) -> Option<IndexedSpans<'t>> {
+        let (ends, eols) = self.index?;
+        let (from, to) = (self.line, self.line.saturating_add(k).min(ends.len()));
+        let run = IndexedSpans {
+            ends: ends.get(from..to).unwrap_or_default().iter(),
+            eols: eols.get(from..to).unwrap_or_default().iter(),
+            pos: self.pos,
+            base: self.base,
+        };
+        self.seek(to);
+        Some(run)
+    }
+
+    /// [`LineCursor::next_span`] of a cursor without an index: finds the terminator.
+    #[inline(always)]
+    pub(crate) fn scan_next(&mut self) -> Option<Range<usize>> {
+        let start = self.pos;
         if start >= self.bytes.len() {
             return None;
         }
@@ -215,7 +241,7 @@ impl<'t> LineCursor<'t> {
             self.line = 0;
             self.pos = 0;
         }
-        while self.line < i && self.next_span().is_some() {}
+        while self.line < i && self.scan_next().is_some() {}
     }
 
     /// Moves `n` lines on, knowing that another text's next `n` lines are the bytes `same`:
@@ -245,6 +271,26 @@ impl<'t> LineCursor<'t> {
     /// The bytes from line start `from` to the current position.
     pub(crate) fn since(&self, from: usize) -> &'t [u8] {
         self.bytes.get(from..self.pos).unwrap_or_default()
+    }
+}
+
+/// The spans of a run of lines read from a line index ([`LineCursor::take_indexed`]).
+pub(crate) struct IndexedSpans<'t> {
+    ends: std::slice::Iter<'t, usize>,
+    eols: std::slice::Iter<'t, Eol>,
+    /// Where the next line starts (before `base` is added).
+    pos: usize,
+    base: usize,
+}
+
+impl Iterator for IndexedSpans<'_> {
+    type Item = Range<usize>;
+    #[inline]
+    fn next(&mut self) -> Option<Range<usize>> {
+        let (&end, eol) = (self.ends.next()?, self.eols.next()?);
+        let start = self.pos;
+        self.pos = end + eol.len();
+        Some(self.base + start..self.base + end)
     }
 }
 
@@ -308,6 +354,35 @@ mod tests {
                 assert_eq!(c.span(lines.len()), None);
                 assert_eq!(c.pos(), text.len());
             }
+        }
+    }
+
+    #[test]
+    fn indexed_runs_are_the_lines_spans() {
+        for text in TEXTS {
+            let lines = Lines::split(text);
+            let n = lines.len();
+            for from in 0..=n {
+                for k in 0..=n + 1 {
+                    let mut c = LineCursor::indexed(text, 2, &lines);
+                    c.seek(from);
+                    let run: Vec<_> = c.take_indexed(k).into_iter().flatten().collect();
+                    let want: Vec<_> = (from..(from + k).min(n))
+                        .map(|i| lines.span(i))
+                        .map(|s| 2 + s.start..2 + s.end)
+                        .collect();
+                    assert_eq!(run, want, "{text:?} {from} {k}");
+                    // The cursor is past the run.
+                    let at = if from + k >= n {
+                        text.len()
+                    } else {
+                        lines.span(from + k).start
+                    };
+                    assert_eq!(c.pos(), at, "{text:?} {from} {k}");
+                }
+            }
+            // A scanning cursor has no index to read.
+            assert!(LineCursor::new(text, 0).take_indexed(1).is_none());
         }
     }
 

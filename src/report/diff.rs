@@ -181,8 +181,13 @@ impl<'a, S: Sink> Walk<'a, S> {
             let (hunk, until) = self.hunk_run(o);
             let k = until.min(end) - o;
             let old = &mut self.old;
-            let spans = std::iter::from_fn(|| old.next_span()).take(k);
-            self.sink.push_equal_run(o, n, hunk, spans);
+            match old.take_indexed(k) {
+                Some(spans) => self.sink.push_equal_run(o, n, hunk, spans),
+                None => {
+                    let spans = std::iter::from_fn(|| old.scan_next()).take(k);
+                    self.sink.push_equal_run(o, n, hunk, spans);
+                }
+            }
             o += k;
             n += k;
         }
