@@ -667,3 +667,65 @@ fn owned_update(
     a.source = source;
     Ok(a)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::RefineLimits;
+
+    /// An apply that asks for a diff reads the source's lines from its own line index; the
+    /// diff it gives must be the one computed afterwards by scanning the texts, through the
+    /// borrowing and the owning call, with a BOM, CRLF, lone CR and no final newline.
+    #[test]
+    fn the_diff_from_the_apply_index_is_the_scanned_one() {
+        let sources = [
+            "a\nb\nc\nd\ne\n",
+            "\u{feff}a\r\nb\r\nc\r\nd\r\ne",
+            "a\rb\rc\nd\r\ne\n",
+            "x\na\nb\nc\nd\ne\ny",
+        ];
+        let patch = "*** Begin Patch\n*** Update File: f\n@@\n a\n-b\n+B b\n c\n@@\n d\n-e\n+E\n+F\n*** End Patch\n";
+        let parsed = Patch::parse(patch).expect("the patch parses");
+        let limits = RefineLimits::default();
+        for source in sources {
+            for diff in [
+                DiffStyle::Full,
+                DiffStyle::Changes { context: 0 },
+                DiffStyle::Changes { context: 1 },
+            ] {
+                for refine in [false, true] {
+                    let opts = Options {
+                        diff,
+                        refine,
+                        ..Options::default()
+                    };
+                    let lent = apply_patch_indexed_with_bases(
+                        &parsed,
+                        |_, _| Some(source),
+                        |_, _| None::<&str>,
+                        &opts,
+                    )
+                    .expect("applies");
+                    let owned = apply_patch_indexed_with_bases_owned(
+                        &parsed,
+                        |_, _| Some(source.as_bytes().to_vec()),
+                        |_, _| None::<&str>,
+                        &opts,
+                    )
+                    .expect("applies");
+                    for got in [&lent.files[0].applied, &owned.files[0].applied] {
+                        assert_eq!(got.source, source);
+                        let mut want = got.clone();
+                        want.compute_diff_with(diff, refine.then_some(&limits));
+                        assert!(!got.diff.is_empty(), "{source:?} {diff:?}");
+                        assert_eq!(got.diff, want.diff, "{source:?} {diff:?} {refine}");
+                        assert_eq!(got.segments, want.segments, "{source:?} {diff:?}");
+                        if !refine {
+                            assert!(got.segments.is_empty(), "{source:?} {diff:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
