@@ -125,7 +125,6 @@ impl<'t> LineCursor<'t> {
 
     /// The terminators of the 64-byte block at `start` (a multiple of 64), bit `i` for byte
     /// `start + i`; a short last block is scanned byte by byte.
-    #[inline(never)]
     fn mask_at(&self, start: usize) -> u64 {
         let cr = self.cr;
         match self
