@@ -277,8 +277,9 @@ fn update_on(
     opts: &Options,
 ) -> Result<ApplyResult, Error> {
     let Some(base) = base.filter(|b| *b != source) else {
-        // A base equal to the source: the model saw this very text.
-        return update(source, op, opts, base.is_some());
+        // No base, or a base equal to the source: SPEC §3.2 "nothing changes", so this is
+        // the plain apply, with every guard of a text the model may not have seen.
+        return update(source, op, opts, false);
     };
     let on_base = Options {
         diff: DiffStyle::None,
@@ -626,8 +627,8 @@ fn apply_to_source<S: AsRef<[u8]>>(
                 .map_err(|e| Error::invalid_utf8("source", e.utf8_error()).with_path(&op.path))?;
             let base = base_text()?;
             if base.is_none_or(|b| b == source) {
-                // A base equal to the source: the model saw this very text.
-                owned_update(source, op, opts, base.is_some())
+                // No base, or one equal to the source: the plain apply (see `update_on`).
+                owned_update(source, op, opts)
             } else {
                 update_on(&source, base, op, opts)
             }
@@ -645,13 +646,8 @@ fn apply_to_source<S: AsRef<[u8]>>(
 }
 
 /// [`update`] of a source the caller gave away: its buffer becomes the result's `source`.
-fn owned_update(
-    source: String,
-    op: &FileOp,
-    opts: &Options,
-    seen: bool,
-) -> Result<ApplyResult, Error> {
-    let mut a = update_text(&source, op, opts, seen)?;
+fn owned_update(source: String, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
+    let mut a = update_text(&source, op, opts, false)?;
     a.source = source;
     finish(&mut a, opts);
     Ok(a)
