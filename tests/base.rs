@@ -172,15 +172,20 @@ fn a_hunk_whose_lines_now_occur_twice_lands_where_the_model_saw_it() {
     // apply is ambiguous, the base says which one the model meant.
     let base = "fn a() {\n    run(1);\n}\n";
     let current = "fn a() {\n    run(1);\n}\nfn b() {\n    run(1);\n}\n";
-    let diff = "-    run(1);\n+    run(2);\n";
-    let plain = apply(current, diff, Mode::Update, &Options::default()).unwrap_err();
-    assert_eq!(plain.status(), Status::Ambiguous);
+    let diff = "@@\n fn a() {\n-    run(1);\n+    run(2);\n";
+    let plain = apply(
+        current,
+        "-    run(1);\n+    run(2);\n",
+        Mode::Update,
+        &Options::default(),
+    );
+    assert_eq!(plain.unwrap_err().status(), Status::Ambiguous);
     let r = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap();
     assert_eq!(
         r.text,
         "fn a() {\n    run(2);\n}\nfn b() {\n    run(1);\n}\n"
     );
-    assert_eq!((r.hunks[0].old_start, r.hunks[0].old_len), (2, 1));
+    assert_eq!((r.hunks[0].old_start, r.hunks[0].old_len), (1, 2));
     assert_eq!(r.changes.len(), 1);
     let c = &r.changes[0];
     assert_eq!(
@@ -188,6 +193,43 @@ fn a_hunk_whose_lines_now_occur_twice_lands_where_the_model_saw_it() {
         (2, 1, 2, 1)
     );
     assert_eq!((c.old_lines(), c.new_lines()), (1..2, 1..2));
+}
+
+#[test]
+fn a_hunk_whose_lines_the_drift_copied_with_two_readings_is_ambiguous() {
+    // Without the context line, the hunk's one line reads two ways: "fn b" appended (the
+    // model's line is line 2), or "    run(1);\n}\nfn b() {" inserted after line 1 (the
+    // model's line is line 5). Both keep every base line: the merge does not pick one.
+    let base = "fn a() {\n    run(1);\n}\n";
+    let current = "fn a() {\n    run(1);\n}\nfn b() {\n    run(1);\n}\n";
+    let diff = "-    run(1);\n+    run(2);\n";
+    let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(err.status(), Status::Ambiguous, "{}", err.message());
+    assert_eq!(err.diagnostics().candidates, [2, 5]);
+    assert_eq!(
+        err.message(),
+        "hunk 1 (patch line 1) could stand at 2 places in the file: the file changed since the \
+         model read it, and the lines around the hunk's change (what the model saw at line 2) \
+         are now at line 2 and line 5. Which of them the model saw depends on how the change \
+         made since is read, so the hunk was not applied. The lines:\n  |    run(1);\n\
+         Resend the hunk against the current file, with a context line that tells the places \
+         apart."
+    );
+}
+
+#[test]
+fn a_drift_that_copies_the_hunks_lines_before_them_is_not_carried_to_the_copy() {
+    // The fuzz finding (fuzz/regressions/merge/drift-copying-base-lines-aligns-elsewhere),
+    // made small: the drift replaced line "r" with a block that copies the lines from "s" to
+    // the end. The diff reads it, one line cheaper, as "x" inserted before "r" and a copy of
+    // "s".."e" appended: the edit of "d" would land in the block, not at the end where the
+    // model's lines still are. Two readings: refused.
+    let base = "a\nr\ns\nb\nc\nd\ne\n";
+    let current = "a\nx\nr\ns\nb\nc\nd\ne\n\ns\nb\nc\nd\ne\n";
+    let diff = "@@\n c\n-d\n+D\n e\n";
+    let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(err.status(), Status::Ambiguous, "{}", err.message());
+    assert_eq!(err.diagnostics().candidates, [6, 12]);
 }
 
 #[test]
