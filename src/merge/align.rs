@@ -19,12 +19,13 @@ use similar::{capture_diff_slices, Algorithm, DiffOp};
 use super::Edit;
 
 /// How many base lines fewer than the diff's alignment an alignment that puts a hunk's lines
-/// at another, separate place may keep and still be a second reading. One line: a drift that
-/// replaced one line with a block that copies base lines (the original then stands after the
-/// copy) reads, one line cheaper, as an insertion before it plus a copy after it. A place that
-/// overlaps the diff's own (the hunk's lines shifted inside a run of repeated lines) is a
-/// second reading only when it keeps as many lines: shifting a run costs a line without any
-/// change made since.
+/// in lines the change made since added (in the diff's reading) may keep and still be a
+/// second reading. One line: a drift that replaced one line with a block that copies base
+/// lines (the original then stands after the copy) reads, one line cheaper, as an insertion
+/// before it and a copy added after it. Another place made of lines the diff keeps from the
+/// base (the hunk's lines shifted inside a run of repeated lines, or another copy the base
+/// already had) is a second reading only when it keeps as many lines: moving a kept line
+/// costs one without any change made since.
 const MARGIN: usize = 1;
 
 /// The most other places of one hunk's lines measured (nearest first; each costs two diffs).
@@ -62,6 +63,11 @@ pub(super) fn second_reading(
     }
     let (b, c) = intern(base, cur);
     let kept = base.len() - theirs.iter().map(|t| t.base.len()).sum::<usize>();
+    // The current lines the diff reads as added since.
+    let mut added = vec![false; cur.len()];
+    for t in theirs {
+        added[t.side.clone()].fill(true);
+    }
     let mut seen: Vec<Range<usize>> = Vec::new();
     for o in ours {
         let Some(w) = windows.get(o.hunk) else {
@@ -75,7 +81,7 @@ pub(super) fn second_reading(
         }
         seen.push(lines.clone());
         let here = (lines.start as isize + shift_before(theirs, lines.start)) as usize;
-        let there = other_places(&b, &c, &lines, here, kept);
+        let there = other_places(&b, &c, &added, &lines, here, kept);
         if !there.is_empty() {
             return Some(Reading {
                 hunk: o.hunk,
@@ -120,10 +126,12 @@ fn shift_before(edits: &[Edit], line: usize) -> isize {
 }
 
 /// The other current lines where base lines `lines` (at `here` in the diff's alignment) could
-/// stand in an alignment that keeps nearly as many base lines as the diff's (`kept`).
+/// stand in an alignment that keeps nearly as many base lines as the diff's (`kept`): as many,
+/// or [`MARGIN`] fewer where the current lines there are all `added` since.
 fn other_places(
     b: &[u32],
     c: &[u32],
+    added: &[bool],
     lines: &Range<usize>,
     here: usize,
     kept: usize,
@@ -134,7 +142,13 @@ fn other_places(
     if m < len {
         return Vec::new();
     }
-    let margin = |j: usize| if j.abs_diff(here) >= len { MARGIN } else { 0 };
+    let margin = |j: usize| {
+        if added[j..j + len].iter().all(|&a| a) {
+            MARGIN
+        } else {
+            0
+        }
+    };
     // Cheap bound first: an alignment keeps at most min(a, b) lines of two texts of a and b
     // lines, before the place and after it.
     let mut places: Vec<usize> = (0..=m - len)

@@ -18,6 +18,11 @@ pub(super) const SLIDES: &str =
     "its added lines could go before or after lines changed in the current \
                       file (the lines around them are equal), and that gives different texts";
 
+/// Why a hunk conflicts: the current file made the same change, but to lines that repeat
+/// around it, so it may as well be a change next to the patch's (then both apply).
+pub(super) const SAME_SLIDES: &str = "the current file made the same change, but next to equal \
+                                      lines, so it may as well be another change beside this one";
+
 /// The `CONFLICT` error: the three versions (base, current, patched base) of the lines (`span`
 /// in the base, `cur_range` in the current text), why, and how to resend.
 pub(super) fn conflict(

@@ -34,8 +34,8 @@ use crate::report::{ApplyResult, HunkReport};
 use crate::text::{strip_bom, Lines};
 
 pub(crate) use explain::drifted;
-use explain::{ambiguous, conflict, OVERLAPS, SLIDES};
-use slide::{relocate, sliding_conflict};
+use explain::{ambiguous, conflict, OVERLAPS, SAME_SLIDES, SLIDES};
+use slide::{can_slide, relocate, sliding_conflict};
 
 /// One side's change to the base: base lines `base` became the side's lines `side`.
 #[derive(Clone, Debug)]
@@ -101,8 +101,16 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
     // An insertion that could stand at several places (equal lines around them) and touches a
     // change of the other side where it is: moved to a place where it touches none, when every
     // place it could stand gives the same text (nothing of the other side inside its window).
-    relocate(&t.base_full, &t.new_full, &mut ours, &theirs);
-    relocate(&t.base_full, &t.cur_full, &mut theirs, &ours);
+    relocate(
+        &t.base_full,
+        (&t.new_full, &mut ours),
+        (&t.cur_full, &theirs),
+    );
+    relocate(
+        &t.base_full,
+        (&t.cur_full, &mut theirs),
+        (&t.new_full, &ours),
+    );
 
     let mut text = String::with_capacity(current.len() + patched.text.len() / 8);
     if bom {
@@ -222,9 +230,22 @@ fn weave(
             out_line += cur_range.len();
         } else {
             let ours_text = rebuild(&t.base_full, &t.new, span.clone(), o);
-            if !th.is_empty() && rebuild(&t.base_full, &t.cur, span.clone(), th) != ours_text {
-                let texts = (&t.base, &t.cur, &t.new);
-                return Err(conflict(patched, texts, (&span, &cur_range), o, OVERLAPS));
+            if !th.is_empty() {
+                // Both sides changed these lines: a conflict, unless they made the same change
+                // and the current text's change could not as well be at another place (over
+                // equal lines, where the patch's would then be a second change).
+                let same = rebuild(&t.base_full, &t.cur, span.clone(), th) == ours_text;
+                let why = if !same {
+                    Some(OVERLAPS)
+                } else if th.iter().any(|e| can_slide(&t.base_full, &t.cur_full, e)) {
+                    Some(SAME_SLIDES)
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    let texts = (&t.base, &t.cur, &t.new);
+                    return Err(conflict(patched, texts, (&span, &cur_range), o, why));
+                }
             }
             let n = Lines::split(&ours_text).len();
             let new_lines = out_line..out_line + n;
