@@ -25,13 +25,20 @@ use super::Edit;
 /// before it and a copy added after it. Another place made of lines the diff keeps from the
 /// base (the hunk's lines shifted inside a run of repeated lines, or another copy the base
 /// already had) is a second reading only when it keeps as many lines: moving a kept line
-/// costs one without any change made since.
+/// costs one without any change made since. So is a place of a hunk's lines that the change
+/// made since cut short (it changed lines of the hunk's context): the lines it changed say where
+/// the rest is.
 const MARGIN: usize = 1;
 
 /// The most other places of one hunk's lines measured (nearest first; each costs two diffs).
 /// Places beyond that which could be second readings are counted as second readings: the
 /// hunk is refused rather than guessed.
 const MAX_PLACES: usize = 16;
+
+/// The most diff work (lines × differences, summed over the places measured) spent on one
+/// hunk's places; the places left are counted as second readings (refused, never guessed).
+/// Only a large, much-changed file with many copies of a hunk's lines gets near it.
+const MAX_WORK: usize = 200_000_000;
 
 /// A second reading: the hunk's base lines `lines` stand at current line `here` (0-based) in
 /// the diff's alignment, and could as well stand at each of `there`.
@@ -81,7 +88,10 @@ pub(super) fn second_reading(
         }
         seen.push(lines.clone());
         let here = (lines.start as isize + shift_before(theirs, lines.start)) as usize;
-        let there = other_places(&b, &c, &added, &lines, here, kept);
+        // The margin only for a window the change made since left whole: when it changed
+        // lines of the window, those lines already say where it is.
+        let added = if lines == *w { &added[..] } else { &[][..] };
+        let there = other_places(&b, &c, added, &lines, here, kept);
         if !there.is_empty() {
             return Some(Reading {
                 hunk: o.hunk,
@@ -127,7 +137,8 @@ fn shift_before(edits: &[Edit], line: usize) -> isize {
 
 /// The other current lines where base lines `lines` (at `here` in the diff's alignment) could
 /// stand in an alignment that keeps nearly as many base lines as the diff's (`kept`): as many,
-/// or [`MARGIN`] fewer where the current lines there are all `added` since.
+/// or [`MARGIN`] fewer where the current lines there are all `added` since (none are when
+/// `added` is empty).
 fn other_places(
     b: &[u32],
     c: &[u32],
@@ -143,7 +154,7 @@ fn other_places(
         return Vec::new();
     }
     let margin = |j: usize| {
-        if added[j..j + len].iter().all(|&a| a) {
+        if added.len() >= j + len && added[j..j + len].iter().all(|&a| a) {
             MARGIN
         } else {
             0
@@ -158,15 +169,24 @@ fn other_places(
         })
         .collect();
     places.sort_by_key(|&j| j.abs_diff(here));
-    let unmeasured = places.split_off(places.len().min(MAX_PLACES));
-    let mut found: Vec<usize> = places
-        .into_iter()
-        .filter(|&j| {
-            let before = lcs(&b[..lines.start], &c[..j]);
-            let after = lcs(&b[lines.end..], &c[j + len..]);
-            before + len + after + margin(j) >= kept
-        })
-        .collect();
+    let mut unmeasured = places.split_off(places.len().min(MAX_PLACES));
+    // A Myers diff costs about (lines) × (differences): the two diffs of a place differ by the
+    // changes made since and twice the distance to the diff's own place.
+    let mut work = 0usize;
+    let mut found = Vec::new();
+    for (k, &j) in places.iter().enumerate() {
+        let differences = (n - kept) + (m - kept) + 2 * j.abs_diff(here) + 1;
+        work = work.saturating_add((n + m).saturating_mul(differences));
+        if work > MAX_WORK {
+            unmeasured.extend_from_slice(&places[k..]);
+            break;
+        }
+        let before = lcs(&b[..lines.start], &c[..j]);
+        let after = lcs(&b[lines.end..], &c[j + len..]);
+        if before + len + after + margin(j) >= kept {
+            found.push(j);
+        }
+    }
     found.extend(unmeasured);
     found.sort_unstable();
     found
