@@ -35,6 +35,10 @@ quick=0
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
+step "every function of the library and tools within 80 lines (scripts/check-fn-length.py)"
+python3 scripts/check-fn-length.py --self-test
+python3 scripts/check-fn-length.py
+
 step "cargo clippy -- -D warnings"
 cargo clippy --all-targets --locked -- -D warnings
 

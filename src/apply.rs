@@ -277,8 +277,9 @@ fn update_on(
     opts: &Options,
 ) -> Result<ApplyResult, Error> {
     let Some(base) = base.filter(|b| *b != source) else {
-        // A base equal to the source: the model saw this very text.
-        return update(source, op, opts, base.is_some());
+        // No base, or a base equal to the source: SPEC §3.2 "nothing changes", so this is
+        // the plain apply, with every guard of a text the model may not have seen.
+        return update(source, op, opts, false);
     };
     let on_base = Options {
         diff: DiffStyle::None,
@@ -631,8 +632,8 @@ fn apply_to_source<S: AsRef<[u8]>>(
                 .map_err(|e| Error::invalid_utf8("source", e.utf8_error()).with_path(&op.path))?;
             let base = base_text()?;
             if base.is_none_or(|b| b == source) {
-                // A base equal to the source: the model saw this very text.
-                owned_update(source, op, opts, base.is_some())
+                // No base, or one equal to the source: the plain apply (see `update_on`).
+                owned_update(source, op, opts)
             } else {
                 update_on(&source, base, op, opts)
             }
@@ -650,15 +651,10 @@ fn apply_to_source<S: AsRef<[u8]>>(
 }
 
 /// [`update`] of a source the caller gave away: its buffer becomes the result's `source`.
-fn owned_update(
-    source: String,
-    op: &FileOp,
-    opts: &Options,
-    seen: bool,
-) -> Result<ApplyResult, Error> {
+fn owned_update(source: String, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
     let (bom, body) = strip_bom(&source);
     let lines = Lines::split(body);
-    let mut a = update_lines(&lines, bom, op, opts, seen)?;
+    let mut a = update_lines(&lines, bom, op, opts, false)?;
     // The diff (when wanted) reads the index, then the index is freed and the buffer moved in.
     finish_indexed(&mut a, &source, &lines, opts);
     drop(lines);

@@ -172,15 +172,20 @@ fn a_hunk_whose_lines_now_occur_twice_lands_where_the_model_saw_it() {
     // apply is ambiguous, the base says which one the model meant.
     let base = "fn a() {\n    run(1);\n}\n";
     let current = "fn a() {\n    run(1);\n}\nfn b() {\n    run(1);\n}\n";
-    let diff = "-    run(1);\n+    run(2);\n";
-    let plain = apply(current, diff, Mode::Update, &Options::default()).unwrap_err();
-    assert_eq!(plain.status(), Status::Ambiguous);
+    let diff = "@@\n fn a() {\n-    run(1);\n+    run(2);\n";
+    let plain = apply(
+        current,
+        "-    run(1);\n+    run(2);\n",
+        Mode::Update,
+        &Options::default(),
+    );
+    assert_eq!(plain.unwrap_err().status(), Status::Ambiguous);
     let r = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap();
     assert_eq!(
         r.text,
         "fn a() {\n    run(2);\n}\nfn b() {\n    run(1);\n}\n"
     );
-    assert_eq!((r.hunks[0].old_start, r.hunks[0].old_len), (2, 1));
+    assert_eq!((r.hunks[0].old_start, r.hunks[0].old_len), (1, 2));
     assert_eq!(r.changes.len(), 1);
     let c = &r.changes[0];
     assert_eq!(
@@ -188,6 +193,43 @@ fn a_hunk_whose_lines_now_occur_twice_lands_where_the_model_saw_it() {
         (2, 1, 2, 1)
     );
     assert_eq!((c.old_lines(), c.new_lines()), (1..2, 1..2));
+}
+
+#[test]
+fn a_hunk_whose_lines_the_drift_copied_with_two_readings_is_ambiguous() {
+    // Without the context line, the hunk's one line reads two ways: "fn b" appended (the
+    // model's line is line 2), or "    run(1);\n}\nfn b() {" inserted after line 1 (the
+    // model's line is line 5). Both keep every base line: the merge does not pick one.
+    let base = "fn a() {\n    run(1);\n}\n";
+    let current = "fn a() {\n    run(1);\n}\nfn b() {\n    run(1);\n}\n";
+    let diff = "-    run(1);\n+    run(2);\n";
+    let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(err.status(), Status::Ambiguous, "{}", err.message());
+    assert_eq!(err.diagnostics().candidates, [2, 5]);
+    assert_eq!(
+        err.message(),
+        "hunk 1 (patch line 1) could stand at 2 places in the file: the file changed since the \
+         model read it, and the lines around the hunk's change (what the model saw at line 2) \
+         are now at line 2 and line 5. Which of them the model saw depends on how the change \
+         made since is read, so the hunk was not applied. The lines:\n  |    run(1);\n\
+         Resend the hunk against the current file, with a context line that tells the places \
+         apart."
+    );
+}
+
+#[test]
+fn a_drift_that_copies_the_hunks_lines_before_them_is_not_carried_to_the_copy() {
+    // The fuzz finding (fuzz/regressions/merge/drift-copying-base-lines-aligns-elsewhere),
+    // made small: the drift replaced line "r" with a block that copies the lines from "s" to
+    // the end. The diff reads it, one line cheaper, as "x" inserted before "r" and a copy of
+    // "s".."e" appended: the edit of "d" would land in the block, not at the end where the
+    // model's lines still are. Two readings: refused.
+    let base = "a\nr\ns\nb\nc\nd\ne\n";
+    let current = "a\nx\nr\ns\nb\nc\nd\ne\n\ns\nb\nc\nd\ne\n";
+    let diff = "@@\n c\n-d\n+D\n e\n";
+    let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
+    assert_eq!(err.status(), Status::Ambiguous, "{}", err.message());
+    assert_eq!(err.diagnostics().candidates, [6, 12]);
 }
 
 #[test]
@@ -252,4 +294,404 @@ fn a_deletion_made_since_that_could_shift_off_the_hunks_line_merges() {
     let current = "f(\n\nnext\n";
     let err = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap_err();
     assert_eq!(err.status(), Status::Conflict, "{}", err.message());
+}
+
+/// Base-aware apply over texts whose lines repeat (issue 19): a base drawn from a small
+/// alphabet of lines (with a few unique ones), random edits for the current text and for the
+/// patch whose new lines come from the same alphabet, are fresh, or copy the neighbouring base
+/// line (insertions next to repeated lines: the slide shapes). With repeated lines the drift
+/// has several readings (alignments that keep as many base lines); the oracle enumerates them
+/// all:
+///
+/// * a merged text is the text of a reading whose edits do not overlap the patch's (share a
+///   base line, or insert at the same place), with both applied: never any other text;
+/// * when the generated edits are apart and the alignment is forced around every hunk (see
+///   [`repeated::forced`]), it is exactly the text with both applied, never a refusal;
+/// * a refusal is `CONFLICT` or `AMBIGUOUS`; `CONFLICT` when the edits overlap and the drift
+///   has one reading.
+mod repeated {
+    use super::*;
+
+    const ALPHABET: [&str; 5] = ["a", "b", "{", "}", ""];
+
+    /// A line from its code: the alphabet, else a line of its own (`own`).
+    fn line(code: u8, own: String) -> String {
+        match ALPHABET.get(code as usize) {
+            Some(l) => l.to_string(),
+            None => own,
+        }
+    }
+
+    fn base_lines() -> impl Strategy<Value = Vec<String>> {
+        prop::collection::vec(0u8..8, 3..16).prop_map(|codes| {
+            codes
+                .into_iter()
+                .enumerate()
+                .map(|(i, c)| line(c, format!("u{i}")))
+                .collect()
+        })
+    }
+
+    /// Non-overlapping edits of `base`: new lines from the alphabet, fresh (`tag`), or a copy
+    /// of the base line before or at the edit.
+    fn edits_of(base: Vec<String>, tag: &'static str) -> impl Strategy<Value = Vec<Edit>> {
+        let n = base.len();
+        prop::collection::vec(
+            (0..=n, 0usize..3, prop::collection::vec(0u8..8, 0..3)),
+            1..4,
+        )
+        .prop_map(move |raw| {
+            let mut out: Vec<Edit> = Vec::new();
+            for (k, (start, len, codes)) in raw.into_iter().enumerate() {
+                let end = (start + len).min(n);
+                if end == start && codes.is_empty() {
+                    continue;
+                }
+                if out.iter().any(|e| start <= e.end && e.start <= end) {
+                    continue;
+                }
+                let new = codes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| match c {
+                        6 => base[start.min(n - 1)].clone(),
+                        7 => base[start.saturating_sub(1)].clone(),
+                        _ => line(c, format!("{tag}{k}.{i}")),
+                    })
+                    .collect();
+                out.push(Edit { start, end, new });
+            }
+            out.sort_by_key(|e| e.start);
+            out
+        })
+    }
+
+    pub(super) fn case() -> impl Strategy<Value = (Vec<String>, Vec<Edit>, Vec<Edit>)> {
+        base_lines().prop_flat_map(|base| {
+            (
+                Just(base.clone()),
+                edits_of(base.clone(), "current "),
+                edits_of(base, "patch "),
+            )
+        })
+    }
+
+    /// The edits of the patch as the engine reads it (its edit script on the base), each
+    /// without the lines it removes and adds back at its start and end.
+    pub(super) fn written(base: &[String], patched: &str, r: &v4a::ApplyResult) -> Vec<Edit> {
+        let new: Vec<&str> = patched.lines().collect();
+        r.changes
+            .iter()
+            .map(|c| {
+                let (o, n) = (c.old_lines(), c.new_lines());
+                let (mut s, mut e, mut ns, mut ne) = (o.start, o.end, n.start, n.end);
+                while s < e && ns < ne && base[s] == new[ns] {
+                    s += 1;
+                    ns += 1;
+                }
+                while s < e && ns < ne && base[e - 1] == new[ne - 1] {
+                    e -= 1;
+                    ne -= 1;
+                }
+                let new = new[ns..ne].iter().map(|l| l.to_string()).collect();
+                Edit {
+                    start: s,
+                    end: e,
+                    new,
+                }
+            })
+            .collect()
+    }
+
+    /// The current text's edits under every alignment of `base` and `cur` that keeps the most
+    /// base lines (each alignment's runs of unkept lines, as edits), at most `cap` of them;
+    /// `None` when there are more.
+    pub(super) fn readings(base: &[String], cur: &[String], cap: usize) -> Option<Vec<Vec<Edit>>> {
+        let (n, m) = (base.len(), cur.len());
+        let (_, g) = tables(base, cur);
+        let mut out: Vec<Vec<(usize, usize)>> = Vec::new();
+        let mut steps = 0usize;
+        // Depth-first over the kept pairs: from (i, j), the next kept pair (k, l) of an
+        // alignment that keeps the most lines.
+        fn walk(
+            (i, j): (usize, usize),
+            pairs: &mut Vec<(usize, usize)>,
+            env: (&[String], &[String], &[Vec<usize>]),
+            out: &mut Vec<Vec<(usize, usize)>>,
+            (steps, cap): (&mut usize, usize),
+        ) -> bool {
+            let (base, cur, g) = env;
+            *steps += 1;
+            if *steps > 200_000 || out.len() > cap {
+                return false;
+            }
+            if g[i][j] == 0 {
+                out.push(pairs.clone());
+                return true;
+            }
+            for k in i..base.len() {
+                for l in j..cur.len() {
+                    // (k, l) kept next: nothing kept between, and the rest still the most.
+                    if base[k] == cur[l] && g[k + 1][l + 1] + 1 == g[i][j] {
+                        pairs.push((k, l));
+                        let ok = walk((k + 1, l + 1), pairs, env, out, (&mut *steps, cap));
+                        pairs.pop();
+                        if !ok {
+                            return false;
+                        }
+                    }
+                }
+            }
+            true
+        }
+        let mut pairs = Vec::new();
+        if !walk(
+            (0, 0),
+            &mut pairs,
+            (base, cur, &g),
+            &mut out,
+            (&mut steps, cap),
+        ) {
+            return None;
+        }
+        Some(
+            out.into_iter()
+                .map(|pairs| {
+                    let mut edits = Vec::new();
+                    let (mut b, mut c) = (0, 0);
+                    for &(k, l) in pairs.iter().chain([(n, m)].iter()) {
+                        if k > b || l > c {
+                            edits.push(Edit {
+                                start: b,
+                                end: k,
+                                new: cur[c..l].to_vec(),
+                            });
+                        }
+                        (b, c) = (k + 1, l + 1);
+                    }
+                    edits
+                })
+                .collect(),
+        )
+    }
+
+    /// The length of a longest common subsequence of `a` and `b`.
+    pub(super) fn lcs_len(a: &[String], b: &[String]) -> usize {
+        tables(a, b).0[a.len()][b.len()]
+    }
+
+    /// LCS tables: `f[i][j]` of `a[..i]`, `b[..j]`; `g[i][j]` of `a[i..]`, `b[j..]`.
+    fn tables(a: &[String], b: &[String]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+        let (n, m) = (a.len(), b.len());
+        let mut f = vec![vec![0; m + 1]; n + 1];
+        let mut g = vec![vec![0; m + 1]; n + 1];
+        for i in 0..n {
+            for j in 0..m {
+                f[i + 1][j + 1] = if a[i] == b[j] {
+                    f[i][j] + 1
+                } else {
+                    f[i][j + 1].max(f[i + 1][j])
+                };
+            }
+        }
+        for i in (0..n).rev() {
+            for j in (0..m).rev() {
+                g[i][j] = if a[i] == b[j] {
+                    g[i + 1][j + 1] + 1
+                } else {
+                    g[i + 1][j].max(g[i][j + 1])
+                };
+            }
+        }
+        (f, g)
+    }
+
+    /// How far edit `e` can slide over equal base lines without changing its side's text
+    /// (a pure insertion over lines equal to its own, cyclically; a pure deletion over lines
+    /// equal to the ones it deletes): the base lines it could cover or stand between.
+    fn slide(base: &[String], e: &Edit) -> (usize, usize) {
+        let (mut lo, mut hi) = (e.start, e.end);
+        let n = base.len();
+        if e.start == e.end && !e.new.is_empty() {
+            let k = e.new.len();
+            let mut d = 0;
+            while hi + d < n && base[hi + d] == e.new[d % k] {
+                d += 1;
+            }
+            let mut u = 0;
+            while u < lo && base[lo - 1 - u] == e.new[k - 1 - u % k] {
+                u += 1;
+            }
+            lo -= u;
+            hi += d;
+        } else if e.new.is_empty() {
+            while hi < n && base[lo] == base[hi] {
+                lo += 1;
+                hi += 1;
+            }
+            let (mut l, mut h) = (e.start, e.end);
+            while l > 0 && base[l - 1] == base[h - 1] {
+                l -= 1;
+                h -= 1;
+            }
+            lo = l;
+        }
+        (lo, hi)
+    }
+
+    /// Whether the base → current alignment is forced around every hunk of the patch, so
+    /// that the merge must carry it: in every alignment that keeps the most base lines, each
+    /// line of the hunk's window (and one line either side) is kept, at the place the truth
+    /// (`theirs`) gives it; no other place of the window's lines is within one line of that
+    /// (two readings); the patch's edits and the current text's edits are apart, sliding
+    /// included (a line between them).
+    pub(super) fn forced(
+        base: &[String],
+        cur: &[String],
+        theirs: &[Edit],
+        ours: &[Edit],
+        windows: &[(usize, usize)],
+    ) -> bool {
+        let (n, m) = (base.len(), cur.len());
+        let (f, g) = tables(base, cur);
+        let opt = f[n][m];
+        // The truth's place of each base line it keeps.
+        let mut at: Vec<Option<usize>> = vec![None; n];
+        let (mut b, mut c) = (0, 0);
+        for t in theirs {
+            while b < t.start {
+                at[b] = Some(c);
+                b += 1;
+                c += 1;
+            }
+            b = t.end;
+            c += t.new.len();
+        }
+        while b < n {
+            at[b] = Some(c);
+            b += 1;
+            c += 1;
+        }
+        let kept_everywhere = |i: usize| {
+            let Some(j) = at[i] else { return false };
+            let through = |j: usize| base[i] == cur[j] && f[i][j] + 1 + g[i + 1][j + 1] == opt;
+            through(j)
+                && (0..m).all(|k| k == j || !through(k))
+                && (0..=m).all(|k| f[i][k] + g[i + 1][k] < opt)
+        };
+        for &(s, e) in windows {
+            if s == e {
+                return false;
+            }
+            if !(s.saturating_sub(1)..(e + 1).min(n)).all(kept_everywhere) {
+                return false;
+            }
+            let len = e - s;
+            let here = at[s].unwrap_or(usize::MAX);
+            for j in (0..=m.saturating_sub(len)).filter(|&j| j != here && j + len <= m) {
+                if cur[j..j + len] == base[s..e] && f[s][j] + len + g[e][j + len] + 1 >= opt {
+                    return false;
+                }
+            }
+        }
+        let spans: Vec<(usize, usize)> = ours.iter().map(|o| slide(base, o)).collect();
+        let apart = theirs.iter().all(|t| {
+            let (tl, th) = slide(base, t);
+            spans.iter().all(|&(ol, oh)| th < ol || oh < tl)
+        });
+        // Each of the patch's insertions slides only inside its hunk's window.
+        let inside = ours.iter().zip(&spans).all(|(o, &(lo, hi))| {
+            o.start != o.end || windows.iter().any(|&(s, e)| s <= lo && hi <= e)
+        });
+        apart && inside
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn lines_that_repeat_merge_only_where_the_alignment_is_forced(
+        (base, theirs, ours) in repeated::case()
+    ) {
+        let base_text = join(&base, "\n");
+        let cur_lines = apply_edits(&base, &theirs.iter().collect::<Vec<_>>());
+        let current = join(&cur_lines, "\n");
+        let patched = join(&apply_edits(&base, &ours.iter().collect::<Vec<_>>()), "\n");
+        prop_assume!(patched != base_text && current != base_text);
+        // The drift as generated is the story to check against only when no alignment keeps
+        // more base lines (else the diff's reading is a better story than the generator's).
+        let kept = base.len() - theirs.iter().map(|t| t.end - t.start).sum::<usize>();
+        prop_assume!(repeated::lcs_len(&base, &cur_lines) == kept);
+        let patch = make_patch(&base_text, &patched, "f.txt", &GenerateOptions::default()).unwrap();
+        let opts = Options::default();
+        let windows: Vec<(usize, usize)> = apply(&base_text, &patch, Mode::Update, &opts)
+            .unwrap()
+            .hunks
+            .iter()
+            .map(|h| (h.old_start as usize - 1, (h.old_start + h.old_len) as usize - 1))
+            .collect();
+        let got = apply_with_base(&current, &base_text, &patch, Mode::Update, &opts);
+        // The patch's edits as written (a generated edit that could slide may be written at
+        // another place of its slide), each narrowed to the lines it changes.
+        let ours = repeated::written(&base, &patched, &apply(&base_text, &patch, Mode::Update, &opts).unwrap());
+        let same = |t: &Edit, o: &Edit| t.start == o.start && t.end == o.end && t.new == o.new;
+        let overlap = |t: &Edit, o: &Edit| {
+            (t.start < o.end && o.start < t.end) || (t.start == t.end && o.start == o.end && t.start == o.start)
+        };
+        let overlaps = |th: &[Edit]| th.iter().any(|t| ours.iter().any(|o| overlap(t, o) && !same(t, o)));
+        let merged = |th: &[Edit]| {
+            let all: Vec<&Edit> = th
+                .iter()
+                .chain(ours.iter().filter(|o| !th.iter().any(|t| same(t, o))))
+                .collect();
+            join(&apply_edits(&base, &all), "\n")
+        };
+        let overlapping = overlaps(&theirs);
+        let touching = theirs.iter().any(|t| ours.iter().any(|o| touch(t, o) && !same(t, o)));
+        // Every reading of the drift as good as the diff's (the same number of base lines
+        // kept), and the texts of those that do not overlap the patch's edits.
+        let readings = repeated::readings(&base, &cur_lines, 64);
+        // The readings that keep every hunk's lines together (no edit inside a hunk's window),
+        // when there are some: the hunk's context says the others are not what the model saw.
+        let splits = |th: &[Edit]| th.iter().any(|t| windows.iter().any(|&(s, e)| {
+            if t.start == t.end { s < t.start && t.start < e } else { t.start < e && s < t.end }
+        }));
+        let whole: Vec<&Vec<Edit>> = readings.iter().flatten().filter(|th| !splits(th)).collect();
+        let show = format!("base:\n{base_text}\ncurrent:\n{current}\npatch:\n{patch}");
+        match got {
+            Ok(r) => {
+                // Every reading that keeps the hunks' lines together merges, to this text: else
+                // the merge picked one of them (the copy). Without such a reading, the text is
+                // one reading's.
+                for th in &whole {
+                    prop_assert!(!overlaps(th), "merged although a reading overlaps: {:?}\n{}\n{}", th, r.text, show);
+                    prop_assert_eq!(&r.text, &merged(th), "another reading: {:?}\n{}", th, show);
+                }
+                if let (true, Some(rs)) = (whole.is_empty(), &readings) {
+                    let texts: Vec<String> = rs.iter().filter(|th| !overlaps(th)).map(|th| merged(th)).collect();
+                    prop_assert!(texts.contains(&r.text),
+                        "a text no reading of the drift gives:\n{}\nreadings give {:?}\n{}", r.text, texts, show);
+                }
+                let forced = !touching
+                    && repeated::forced(&base, &cur_lines, &theirs, &ours, &windows);
+                if forced {
+                    prop_assert_eq!(&r.text, &merged(&theirs), "{}", show);
+                }
+            }
+            Err(e) => {
+                prop_assert!(
+                    matches!(e.status(), Status::Conflict | Status::Ambiguous),
+                    "{:?}: {}\n{}", e.status(), e.message(), show
+                );
+                if overlapping && readings.as_ref().is_some_and(|r| r.len() == 1) {
+                    prop_assert_eq!(e.status(), Status::Conflict, "{}\n{}", e.message(), show);
+                }
+                let forced = !touching
+                    && repeated::forced(&base, &cur_lines, &theirs, &ours, &windows);
+                prop_assert!(!forced, "refused although the alignment is forced: {:?}: {}\n{}",
+                    e.status(), e.message(), show);
+            }
+        }
+    }
 }

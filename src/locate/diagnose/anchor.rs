@@ -139,7 +139,7 @@ fn closest_anchor_lines(
                 "line {} {:?} ({}% similar)",
                 l + 1,
                 index.lines().get(l).trim(),
-                (s * 100.0).round()
+                (s * 100.0).round() as u32
             )
         })
         .collect();

@@ -100,7 +100,7 @@ fn close_region(
              exactly from the file.",
             r.start + 1,
             r.end,
-            (r.similarity * 100.0).round(),
+            (r.similarity * 100.0).round() as u32,
             old.len()
         ));
         diagnostics.closest = Some(ClosestRegion {
@@ -115,7 +115,7 @@ fn close_region(
         "\nThe closest place is lines {}–{} ({}% similar). Lines that differ:\n{}",
         r.start + 1,
         r.end,
-        (r.similarity * 100.0).round(),
+        (r.similarity * 100.0).round() as u32,
         corrected.differences
     ));
     let offer = if correct {
