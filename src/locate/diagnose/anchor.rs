@@ -2,11 +2,11 @@
 
 use super::text::{closest_lines, line_list};
 use crate::error::{Diagnostics, Error, Status};
-use crate::locate::anchor::{enclosing_header, AnchorMatch};
-use crate::locate::index::{Budget, LineIndex};
+use crate::locate::anchor::{block_end, enclosing_header, AnchorMatch};
+use crate::locate::index::{Budget, LineIndex, Pattern};
 use crate::locate::HunkRef;
 use crate::options::Options;
-use crate::patch::Anchor;
+use crate::patch::{Anchor, LineKind};
 
 /// An anchor line that occurs more than once where it is searched.
 pub(crate) fn anchor_ambiguous(
@@ -103,6 +103,26 @@ pub(crate) fn anchor_not_found(
         message.push_str(&text);
         suggestion = hint;
         candidates = close.iter().map(|&(l, _)| l as u32 + 1).collect();
+        if let [(a, sa), (b, sb), ..] = close[..] {
+            if sa <= sb {
+                // Two lines equally close: which one the model meant is a guess.
+                suggestion = None;
+                message.push_str(&format!(
+                    " Lines {} and {} are equally close: name the one meant.",
+                    a + 1,
+                    b + 1
+                ));
+            }
+        }
+        if suggestion.is_some() && k + 1 == cx.hunk.anchors.len() {
+            if let Some(&(line, _)) = close.first() {
+                let (text, keep) = closest_anchor_checked(index, cx, line, opts);
+                message.push_str(&text);
+                if !keep {
+                    suggestion = None;
+                }
+            }
+        }
     }
     Error::new(
         Status::AnchorNotFound,
@@ -153,6 +173,70 @@ fn closest_anchor_lines(
         }
     );
     (text, suggestion)
+}
+
+/// Whether the hunk's context and `-` lines occur exactly once in the block of the closest
+/// line `line`, where the engine would search them with that line as the (innermost) anchor:
+/// only then is it suggested, with a sentence saying where the hunk would land; otherwise the
+/// sentence says the hunk's lines are not found (or repeat) under it either.
+fn closest_anchor_checked(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    line: usize,
+    opts: &Options,
+) -> (String, bool) {
+    let n = index.len();
+    let mut b = Budget::new(2_000_000 + 4 * n as u64);
+    let old: Vec<&str> = cx
+        .hunk
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| l.text.as_str())
+        .collect();
+    let Ok(end) = block_end(index, line, &mut b) else {
+        return (String::new(), false);
+    };
+    let found = if old.is_empty() {
+        None
+    } else {
+        let mut pattern = Pattern::new(old);
+        index
+            .search(&mut pattern, opts.max_level, line..end, 2, &mut b)
+            .ok()
+            .flatten()
+    };
+    match found.as_ref().map(|(_, f)| f.as_slice()) {
+        Some([at]) => (
+            format!(
+                " With line {} as the anchor, the hunk's lines are found once in its block (at \
+                 line {}).",
+                line + 1,
+                at + 1
+            ),
+            true,
+        ),
+        Some(_) => (
+            format!(
+                " With line {} as the anchor, the hunk's lines occur more than once in its \
+                 block (lines {}–{}): add more unchanged lines too.",
+                line + 1,
+                line + 1,
+                end
+            ),
+            false,
+        ),
+        None => (
+            format!(
+                " With line {} as the anchor, the hunk's context and '-' lines are not found in \
+                 its block (lines {}–{}) either: copy them from the file as well.",
+                line + 1,
+                line + 1,
+                end
+            ),
+            false,
+        ),
+    }
 }
 
 /// Where an inner anchor is found outside the outer anchor's block, if anywhere: the message
