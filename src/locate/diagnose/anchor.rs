@@ -2,11 +2,11 @@
 
 use super::text::{closest_lines, line_list};
 use crate::error::{Diagnostics, Error, Status};
-use crate::locate::anchor::{block_end, enclosing_header, AnchorMatch};
-use crate::locate::index::{Budget, LineIndex, Pattern};
+use crate::locate::anchor::{enclosing_header, AnchorMatch};
+use crate::locate::index::{Budget, LineIndex};
 use crate::locate::HunkRef;
 use crate::options::Options;
-use crate::patch::{Anchor, LineKind};
+use crate::patch::Anchor;
 
 /// An anchor line that occurs more than once where it is searched.
 pub(crate) fn anchor_ambiguous(
@@ -116,7 +116,7 @@ pub(crate) fn anchor_not_found(
         }
         if suggestion.is_some() && k + 1 == cx.hunk.anchors.len() {
             if let Some(&(line, _)) = close.first() {
-                let (text, keep) = closest_anchor_checked(index, cx, line, opts);
+                let (text, keep) = closest_anchor_checked(index, cx, (k, line), opts);
                 message.push_str(&text);
                 if !keep {
                     suggestion = None;
@@ -175,64 +175,41 @@ fn closest_anchor_lines(
     (text, suggestion)
 }
 
-/// Whether the hunk's context and `-` lines occur exactly once in the block of the closest
-/// line `line`, where the engine would search them with that line as the (innermost) anchor:
-/// only then is it suggested, with a sentence saying where the hunk would land; otherwise the
-/// sentence says the hunk's lines are not found (or repeat) under it either.
+/// Whether the closest line `line`, as the hunk's (innermost) anchor `k`, makes the hunk land:
+/// the hunk is located again with that anchor. It is suggested only when the hunk then lands,
+/// or is not found but gets a corrected hunk (checked itself); the sentence says which, or why
+/// the line is not suggested.
 fn closest_anchor_checked(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
-    line: usize,
+    (k, line): (usize, usize),
     opts: &Options,
 ) -> (String, bool) {
-    let n = index.len();
-    let mut b = Budget::new(2_000_000 + 4 * n as u64);
-    let old: Vec<&str> = cx
-        .hunk
-        .lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Add)
-        .map(|l| l.text.as_str())
-        .collect();
-    let Ok(end) = block_end(index, line, &mut b) else {
+    let lines = index.lines();
+    let mut hunk = cx.hunk.clone();
+    let Some(anchor) = hunk.anchors.get_mut(k) else {
         return (String::new(), false);
     };
-    let found = if old.is_empty() {
-        None
-    } else {
-        let mut pattern = Pattern::new(old);
-        index
-            .search(&mut pattern, opts.max_level, line..end, 2, &mut b)
-            .ok()
-            .flatten()
-    };
-    match found.as_ref().map(|(_, f)| f.as_slice()) {
-        Some([at]) => (
+    anchor.text = lines.get(line).trim_end().to_string();
+    let to = format!(" With line {} as the anchor, the hunk", line + 1);
+    match crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen) {
+        Ok(p) if p.len() == 1 => (format!("{to} lands at line {}.", p[0].start + 1), true),
+        Ok(_) => (String::new(), false),
+        Err(e) if e.diagnostics().corrected_hunk.is_some() => (
             format!(
-                " With line {} as the anchor, the hunk's lines are found once in its block (at \
-                 line {}).",
-                line + 1,
-                at + 1
+                "{to}'s lines are not found as quoted, but a corrected hunk is offered for it \
+                 (resend with that anchor to see it)."
             ),
             true,
         ),
-        Some(_) => (
+        Err(e) => (
             format!(
-                " With line {} as the anchor, the hunk's lines occur more than once in its \
-                 block (lines {}–{}): add more unchanged lines too.",
-                line + 1,
-                line + 1,
-                end
-            ),
-            false,
-        ),
-        None => (
-            format!(
-                " With line {} as the anchor, the hunk's context and '-' lines are not found in \
-                 its block (lines {}–{}) either: copy them from the file as well.",
-                line + 1,
-                line + 1,
-                end
+                "{to} is not placed either ({}): copy its lines from the file as well.",
+                match e.status() {
+                    Status::Ambiguous => "its lines occur more than once in the block",
+                    Status::ContextNotFound => "its lines are not found in the block",
+                    _ => "refused",
+                }
             ),
             false,
         ),
