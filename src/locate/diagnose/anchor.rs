@@ -175,6 +175,11 @@ fn closest_anchor_lines(
     (text, suggestion)
 }
 
+thread_local! {
+    /// A closest anchor is being checked on this thread (see [`closest_anchor_checked`]).
+    static CHECKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Whether the closest line `line`, as the hunk's (innermost) anchor `k`, makes the hunk land:
 /// the hunk is located again with that anchor. It is suggested only when the hunk then lands,
 /// or is not found but gets a corrected hunk (checked itself); the sentence says which, or why
@@ -192,7 +197,14 @@ fn closest_anchor_checked(
     };
     anchor.text = lines.get(line).trim_end().to_string();
     let to = format!(" With line {} as the anchor, the hunk", line + 1);
-    match crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen) {
+    // Locating the hunk again can end here again (an outer anchor found elsewhere, and this
+    // one not found in its block): that nested check is not made, and nothing is suggested.
+    if CHECKING.with(|c| c.replace(true)) {
+        return (String::new(), false);
+    }
+    let relocated = crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen);
+    CHECKING.with(|c| c.set(false));
+    match relocated {
         Ok(p) if p.len() == 1 => (format!("{to} lands at line {}.", p[0].start + 1), true),
         Ok(_) => (String::new(), false),
         Err(e) if e.diagnostics().corrected_hunk.is_some() => (
