@@ -56,6 +56,10 @@ pub(crate) fn ambiguous(
     )
 }
 
+/// How many of a hunk's candidates (the first, in file order) get a fix of their own: a model
+/// that meant a later one is told only to add an anchor or more lines.
+const FIX_CANDIDATES: usize = 5;
+
 /// For each of the first candidates, what tells it apart from the others (one "To pick line
 /// N: …" sentence each), and the first such fix as a suggestion.
 fn separating_fixes(
@@ -67,12 +71,12 @@ fn separating_fixes(
     let n = index.len();
     let headers: Vec<Option<usize>> = found
         .iter()
-        .take(3)
+        .take(FIX_CANDIDATES)
         .map(|&c| enclosing_header(index, c, 5000))
         .collect();
     let mut fixes = Vec::new();
     let mut suggestion = None;
-    for (ci, &c) in found.iter().take(3).enumerate() {
+    for (ci, &c) in found.iter().take(FIX_CANDIDATES).enumerate() {
         let mut ways = Vec::new();
         if let Some(text) = separating_header(index, &headers, ci, anchor, found.len()) {
             ways.push(text.0);

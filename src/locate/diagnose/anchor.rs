@@ -103,6 +103,26 @@ pub(crate) fn anchor_not_found(
         message.push_str(&text);
         suggestion = hint;
         candidates = close.iter().map(|&(l, _)| l as u32 + 1).collect();
+        if let [(a, sa), (b, sb), ..] = close[..] {
+            if sa <= sb {
+                // Two lines equally close: which one the model meant is a guess.
+                suggestion = None;
+                message.push_str(&format!(
+                    " Lines {} and {} are equally close: name the one meant.",
+                    a + 1,
+                    b + 1
+                ));
+            }
+        }
+        if suggestion.is_some() && k + 1 == cx.hunk.anchors.len() {
+            if let Some(&(line, _)) = close.first() {
+                let (text, keep) = closest_anchor_checked(index, cx, (k, line), opts);
+                message.push_str(&text);
+                if !keep {
+                    suggestion = None;
+                }
+            }
+        }
     }
     Error::new(
         Status::AnchorNotFound,
@@ -153,6 +173,59 @@ fn closest_anchor_lines(
         }
     );
     (text, suggestion)
+}
+
+thread_local! {
+    /// A closest anchor is being checked on this thread (see [`closest_anchor_checked`]).
+    static CHECKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the closest line `line`, as the hunk's (innermost) anchor `k`, makes the hunk land:
+/// the hunk is located again with that anchor. It is suggested only when the hunk then lands,
+/// or is not found but gets a corrected hunk (checked itself); the sentence says which, or why
+/// the line is not suggested.
+fn closest_anchor_checked(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    (k, line): (usize, usize),
+    opts: &Options,
+) -> (String, bool) {
+    let lines = index.lines();
+    let mut hunk = cx.hunk.clone();
+    let Some(anchor) = hunk.anchors.get_mut(k) else {
+        return (String::new(), false);
+    };
+    anchor.text = lines.get(line).trim_end().to_string();
+    let to = format!(" With line {} as the anchor, the hunk", line + 1);
+    // Locating the hunk again can end here again (an outer anchor found elsewhere, and this
+    // one not found in its block): that nested check is not made, and nothing is suggested.
+    if CHECKING.with(|c| c.replace(true)) {
+        return (String::new(), false);
+    }
+    let relocated = crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen);
+    CHECKING.with(|c| c.set(false));
+    match relocated {
+        Ok(p) if p.len() == 1 => (format!("{to} lands at line {}.", p[0].start + 1), true),
+        Ok(_) => (String::new(), false),
+        Err(e) if e.diagnostics().corrected_hunk.is_some() => (
+            format!(
+                "{to}'s lines are not found as quoted, but a corrected hunk is offered for it \
+                 (resend with that anchor to see it)."
+            ),
+            true,
+        ),
+        Err(e) => (
+            format!(
+                "{to} is not placed either ({}): copy its lines from the file as well.",
+                match e.status() {
+                    Status::Ambiguous => "its lines occur more than once in the block",
+                    Status::ContextNotFound => "its lines are not found in the block",
+                    _ => "refused",
+                }
+            ),
+            false,
+        ),
+    }
 }
 
 /// Where an inner anchor is found outside the outer anchor's block, if anywhere: the message
