@@ -294,7 +294,16 @@ fn update_on(
             return update(source, op, opts, false).map_err(|e| merge::drifted(e, base, source))
         }
     };
-    let mut merged = merge::merge(&patched, source)?;
+    let mut merged = match merge::merge(&patched, source, None) {
+        Ok(m) => m,
+        // The drift can be read two ways around the hunk: taken only if a plain apply to the
+        // current text lands and gives the same text as the merge (see `merge::merge`).
+        Err(e) if e.status() == Status::Ambiguous => match update(source, op, opts, false) {
+            Ok(plain) => merge::merge(&patched, source, Some(&plain.text)).map_err(|_| e)?,
+            Err(_) => return Err(e),
+        },
+        Err(e) => return Err(e),
+    };
     finish(&mut merged, opts);
     Ok(merged)
 }

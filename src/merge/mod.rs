@@ -67,8 +67,13 @@ struct Texts<'a> {
 }
 
 /// Merges `patched` (the patch applied to the base: `patched.source` is the base) into
-/// `current`.
-pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult, Error> {
+/// `current`. `plain`: the text a plain apply of the same patch to `current` gives, when it
+/// succeeded (see [`second_reading`](align::second_reading)).
+pub(crate) fn merge(
+    patched: &ApplyResult,
+    current: &str,
+    plain: Option<&str>,
+) -> Result<ApplyResult, Error> {
     let (_, base_body) = strip_bom(&patched.source);
     let (_, new_body) = strip_bom(&patched.text);
     let (bom, cur_body) = strip_bom(current);
@@ -127,8 +132,13 @@ pub(crate) fn merge(patched: &ApplyResult, current: &str) -> Result<ApplyResult,
             start..start + h.old_len as usize
         })
         .collect();
+    // A second reading of the drift is no doubt when the current text, searched by the plain
+    // rules (the hunk as written, its anchors, uniqueness), names one place and the edit there
+    // gives this very text: both ways of locating the hunk agree.
     if let Some(r) = align::second_reading(&t.base_full, &t.cur_full, &theirs, &ours, &windows) {
-        return Err(ambiguous(patched, &t.base, &t.cur, &r));
+        if plain != Some(text.as_str()) {
+            return Err(ambiguous(patched, &t.base, &t.cur, &r));
+        }
     }
 
     Ok(ApplyResult {
