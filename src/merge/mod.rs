@@ -124,14 +124,7 @@ pub(crate) fn merge(
     let changes = weave(patched, &t, &theirs, &ours, &mut text)?;
 
     // Carried without a conflict: only where the hunks' lines map to one place.
-    let windows: Vec<Range<usize>> = patched
-        .hunks
-        .iter()
-        .map(|h| {
-            let start = (h.old_start as usize).saturating_sub(1);
-            start..start + h.old_len as usize
-        })
-        .collect();
+    let windows = hunk_windows(patched);
     // A second reading of the drift is no doubt when the current text, searched by the plain
     // rules (the hunk as written, its anchors, uniqueness), names one place and the edit there
     // gives this very text: both ways of locating the hunk agree.
@@ -152,6 +145,18 @@ pub(crate) fn merge(
         segments: Vec::new(),
         changes,
     })
+}
+
+/// The base lines each hunk of `patched` was located on (0-based ranges).
+fn hunk_windows(patched: &ApplyResult) -> Vec<Range<usize>> {
+    patched
+        .hunks
+        .iter()
+        .map(|h| {
+            let start = (h.old_start as usize).saturating_sub(1);
+            start..start + h.old_len as usize
+        })
+        .collect()
 }
 
 /// The patch's edits of the base: its runs of `-` and `+` lines, each narrowed to the lines it
