@@ -19,8 +19,8 @@ const (
 // The hunk's lines now occur twice: ambiguous without the base, placed where the model saw
 // them with it.
 func TestApplyWithBaseMerges(t *testing.T) {
-	base := "fn a() {\n    run(1);\n}\n"
-	current := "fn a() {\n    run(1);\n}\nfn b() {\n    run(1);\n}\n"
+	base := "// header\nfn a() {\n    run(1);\n}\n"
+	current := "fn b() {\n    run(1);\n}\n// header\nfn a() {\n    run(1);\n}\n"
 	diff := "-    run(1);\n+    run(2);\n"
 	if _, err := Apply(current, diff, ModeUpdate, nil); !errors.Is(err, ErrAmbiguous) {
 		t.Fatalf("plain apply: %v, want ErrAmbiguous", err)
@@ -29,13 +29,13 @@ func TestApplyWithBaseMerges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "fn a() {\n    run(2);\n}\nfn b() {\n    run(1);\n}\n"; r.Text != want {
+	if want := "fn b() {\n    run(1);\n}\n// header\nfn a() {\n    run(2);\n}\n"; r.Text != want {
 		t.Fatalf("text %q, want %q", r.Text, want)
 	}
 	if r.Source != current {
 		t.Fatalf("source %q", r.Source)
 	}
-	if len(r.Hunks) != 1 || !r.Hunks[0].Merged || r.Hunks[0].OldStart != 2 || r.Hunks[0].OldLen != 1 {
+	if len(r.Hunks) != 1 || !r.Hunks[0].Merged || r.Hunks[0].OldStart != 6 || r.Hunks[0].OldLen != 1 {
 		t.Fatalf("hunks %+v", r.Hunks)
 	}
 	if r.Hunks[0].Reindented || r.Hunks[0].AlreadyApplied || r.Hunks[0].EndOfFile || r.Hunks[0].OutOfOrder {

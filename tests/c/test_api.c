@@ -1341,8 +1341,8 @@ static void test_panic_boundary(void) {
 
 /* Base-aware apply: the diff was written against the text the model saw (the base); the
  * file has changed since. */
-#define BASE_TWICE "fn a() {\n    run(1);\n}\n"
-#define CURRENT_TWICE "fn a() {\n    run(1);\n}\nfn b() {\n    run(1);\n}\n"
+#define BASE_TWICE "// header\nfn a() {\n    run(1);\n}\n"
+#define CURRENT_TWICE "fn b() {\n    run(1);\n}\n// header\nfn a() {\n    run(1);\n}\n"
 #define DIFF_TWICE "-    run(1);\n+    run(2);\n"
 #define BASE_X "def f():\n    x = 1\n    return x\n"
 #define CURRENT_X "def f():\n    x = 10\n    return x\n"
@@ -1376,14 +1376,14 @@ static void test_apply_with_base(void) {
     plain = apply(CURRENT_TWICE, DIFF_TWICE, V4A_MODE_UPDATE, NULL, V4A_STATUS_AMBIGUOUS);
     v4a_result_free(plain);
     r = apply_base(CURRENT_TWICE, BASE_TWICE, DIFF_TWICE, V4A_MODE_UPDATE, V4A_STATUS_OK);
-    CHECK_VIEW(v4a_result_text(r), "fn a() {\n    run(2);\n}\nfn b() {\n    run(1);\n}\n");
+    CHECK_VIEW(v4a_result_text(r), "fn b() {\n    run(1);\n}\n// header\nfn a() {\n    run(2);\n}\n");
     CHECK_VIEW(v4a_result_source(r), CURRENT_TWICE);
     h = v4a_result_hunks(r);
     CHECK(h.len == 1);
     if (h.len == 1) {
         CHECK(h.ptr[0].flags == V4A_HUNK_MERGED);
-        CHECK(h.ptr[0].old_start == 2 && h.ptr[0].old_len == 1);
-        CHECK(h.ptr[0].new_start == 2 && h.ptr[0].new_len == 1);
+        CHECK(h.ptr[0].old_start == 6 && h.ptr[0].old_len == 1);
+        CHECK(h.ptr[0].new_start == 6 && h.ptr[0].new_len == 1);
     }
     CHECK(v4a_result_changes(r).len == 1);
     v4a_result_free(r);

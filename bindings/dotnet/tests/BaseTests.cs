@@ -24,17 +24,17 @@ namespace V4A.Tests
         [Fact]
         public void LinesThatNowOccurTwiceLandWhereTheModelSawThem()
         {
-            const string baseText = "fn a() {\n    run(1);\n}\n";
-            const string current = "fn a() {\n    run(1);\n}\nfn b() {\n    run(1);\n}\n";
+            const string baseText = "// header\nfn a() {\n    run(1);\n}\n";
+            const string current = "fn b() {\n    run(1);\n}\n// header\nfn a() {\n    run(1);\n}\n";
             const string diff = "-    run(1);\n+    run(2);\n";
             Assert.Throws<V4AAmbiguousException>(() => Patch.Apply(current, diff, ApplyMode.Update));
             ApplyResult r = Patch.ApplyWithBase(current, baseText, diff, ApplyMode.Update);
-            Assert.Equal("fn a() {\n    run(2);\n}\nfn b() {\n    run(1);\n}\n", r.Text);
+            Assert.Equal("fn b() {\n    run(1);\n}\n// header\nfn a() {\n    run(2);\n}\n", r.Text);
             Assert.Same(current, r.Source);
             Assert.Equal(1, r.Hunks.Count);
             Assert.Equal(HunkFlags.Merged, r.Hunks[0].Flags);
             Assert.True(r.Hunks[0].Merged);
-            Assert.Equal(2, r.Hunks[0].OldStart);
+            Assert.Equal(6, r.Hunks[0].OldStart);
             Assert.Equal(1, r.Hunks[0].OldLength);
 
             // Drift above the hunk: carried down, the ranges in the current text; bytes too.

@@ -29,18 +29,18 @@ function throwsCode(fn, code) {
 
 test("single file: merge, base = source, conflict, empty base, bad inputs", () => {
   // The hunk's lines now occur twice: ambiguous without the base, placed with it.
-  const base = "fn a() {\n    run(1);\n}\n";
-  const current = "fn a() {\n    run(1);\n}\nfn b() {\n    run(1);\n}\n";
+  const base = "// header\nfn a() {\n    run(1);\n}\n";
+  const current = "fn b() {\n    run(1);\n}\n// header\nfn a() {\n    run(1);\n}\n";
   const diff = "-    run(1);\n+    run(2);\n";
   throwsCode(() => apply(current, diff), "AMBIGUOUS");
   let r = applyWithBase(current, base, diff);
-  assert.equal(r.text, "fn a() {\n    run(2);\n}\nfn b() {\n    run(1);\n}\n");
+  assert.equal(r.text, "fn b() {\n    run(1);\n}\n// header\nfn a() {\n    run(2);\n}\n");
   assert.equal(r.source, current);
   assert.equal(r.hunks.length, 1);
   const h = r.hunks[0];
   assert.deepEqual(
     [h.merged, h.oldStart, h.oldLen, h.reindented, h.alreadyApplied, h.endOfFile, h.outOfOrder],
-    [true, 2, 1, false, false, false, false],
+    [true, 6, 1, false, false, false, false],
   );
 
   // Drift above the hunk, as bytes and with a full diff: the ranges in the current text.

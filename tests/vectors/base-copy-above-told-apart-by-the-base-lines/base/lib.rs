@@ -1,0 +1,4 @@
+// header
+fn a() {
+    run(1);
+}

@@ -1,0 +1,7 @@
+fn b() {
+    run(1);
+}
+// header
+fn a() {
+    run(1);
+}
