@@ -108,31 +108,6 @@ static int absent(const char *top, const char *rel) {
     return gone;
 }
 
-/* Removes a tree (no links followed). */
-static void remove_tree(const char *path) {
-    struct stat st;
-    char **names = NULL;
-    int n, i;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        chmod(path, 0755);
-        n = list_dir(path, &names);
-        for (i = 0; i < n; i++) {
-            char *c = path_join(path, names[i]);
-            remove_tree(c);
-            free(c);
-        }
-        if (n >= 0) {
-            free_names(names, n);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 /* Parses `text` and applies it to top/root with `options`; the result's status is returned and
  * the result stored in *out (free it). */
 static v4a_status ws_apply(const char *top, const char *text, const v4a_source *bases,

@@ -57,30 +57,6 @@ static void dir_at(const char *top, const char *rel, mode_t mode) {
     free(p);
 }
 
-static void remove_tree(const char *path) {
-    struct stat st;
-    char **names = NULL;
-    int n, i;
-    if (lstat(path, &st) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        chmod(path, 0755);
-        n = list_dir(path, &names);
-        for (i = 0; i < n; i++) {
-            char *c = path_join(path, names[i]);
-            remove_tree(c);
-            free(c);
-        }
-        if (n >= 0) {
-            free_names(names, n);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 /* The tree under root is exactly `before`, and nothing of v4a's own is left in it. */
 static void check_unchanged(const char *root, const file_map *before, const char *what) {
     file_map now = {0};

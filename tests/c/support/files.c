@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 char *path_join(const char *a, const char *b) {
     size_t n = strlen(a) + strlen(b) + 2;
@@ -76,6 +77,31 @@ void free_names(char **names, int n) {
         free(names[i]);
     }
     free(names);
+}
+
+/* Removes a tree (no links followed; directories made writable first). */
+void remove_tree(const char *path) {
+    struct stat st;
+    char **names = NULL;
+    int n, i;
+    if (lstat(path, &st) != 0) {
+        return;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        chmod(path, 0755);
+        n = list_dir(path, &names);
+        for (i = 0; i < n; i++) {
+            char *c = path_join(path, names[i]);
+            remove_tree(c);
+            free(c);
+        }
+        if (n >= 0) {
+            free_names(names, n);
+        }
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
 }
 
 file_entry *map_get(const file_map *m, const char *path) {

@@ -21,6 +21,9 @@ int read_file(const char *path, buf *out);
 int list_dir(const char *dir, char ***names_out);
 void free_names(char **names, int n);
 
+/* Removes a tree (no links followed; directories made writable first). */
+void remove_tree(const char *path);
+
 /* A map from relative path to bytes, kept sorted by path (byte order, like a BTreeMap). */
 typedef struct {
     char *path;
