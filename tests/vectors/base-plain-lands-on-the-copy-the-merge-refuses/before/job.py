@@ -1,0 +1,5 @@
+def run_old():
+    retries = 1
+
+def run():
+    retries = 2
