@@ -303,6 +303,35 @@ fn locate_one(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
     region_start: usize,
+    around: (&[Placement], &PlacedRanges, Option<&Hunk>),
+    opts: &Options,
+    budget: &mut Budget,
+) -> Result<Placement, Error> {
+    let first = locate_once(index, cx, region_start, around, opts, budget);
+    match first {
+        // First-match mode takes an ambiguous anchor's first line. When the hunk is not in
+        // that line's block, the unique search's answer (another of the anchor's lines, or
+        // the anchor set aside) is the first match there is: first-match mode never fails
+        // where the unique search succeeds.
+        Err(e)
+            if opts.first_match
+                && !cx.hunk.anchors.is_empty()
+                && e.status() != crate::error::Status::SearchBudget =>
+        {
+            let unique = Options {
+                first_match: false,
+                ..opts.clone()
+            };
+            locate_once(index, cx, region_start, around, &unique, budget).map_err(|_| e)
+        }
+        r => r,
+    }
+}
+
+fn locate_once(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    region_start: usize,
     (placed, ranges, prev_hunk): (&[Placement], &PlacedRanges, Option<&Hunk>),
     opts: &Options,
     budget: &mut Budget,
