@@ -553,8 +553,20 @@ pub(crate) fn check_hunks(a: &ApplyResult, hunks: &[engine::Hunk]) {
         {
             continue; // a dropped trailing blank context line, a phantom last line
         }
-        // Every old-side line matches its file line at its reported level.
+        // A relaxed context line (SPEC §3.2, relaxed context) is one that differs from the
+        // file at every level; only context lines may, and only in a relaxed hunk.
+        let kinds: Vec<LineKind> = ph.old_lines().map(|l| l.kind).collect();
+        let relaxed = |j: usize, p: &str| {
+            h.context_relaxed
+                && kinds[j] == LineKind::Context
+                && engine::normalized(old[o0 + j].0, Level::Fold)
+                    != engine::normalized(p, Level::Fold)
+        };
+        // Every other old-side line matches its file line at its reported level.
         for (j, p) in old_side.iter().enumerate() {
+            if relaxed(j, p) {
+                continue;
+            }
             let level = h.line_levels.get(j).copied().unwrap_or(h.level);
             let f = old[o0 + j].0;
             assert_eq!(
@@ -571,7 +583,7 @@ pub(crate) fn check_hunks(a: &ApplyResult, hunks: &[engine::Hunk]) {
         for l in &ph.lines {
             if l.kind != LineKind::Add {
                 let f = old[o0 + j].0;
-                if !f.trim().is_empty() && !l.text.trim().is_empty() {
+                if !f.trim().is_empty() && !l.text.trim().is_empty() && !relaxed(j, &l.text) {
                     seen.entry(indent_of(&l.text))
                         .or_default()
                         .push(indent_of(f));
