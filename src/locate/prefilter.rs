@@ -199,6 +199,7 @@ fn line_of(lines: &Lines<'_>, at: usize, mut lo: usize, mut hi: usize) -> usize 
 mod tests {
     use super::*;
     use crate::level::normalized;
+    use crate::locate::index::{Budget, LineIndex, Pattern};
 
     /// Every window of `range` equal to the pattern at `level`, comparing normal forms.
     fn naive(file: &[&str], pat: &[&str], level: Level, range: Range<usize>) -> Vec<usize> {
@@ -326,6 +327,17 @@ mod tests {
                     proptest::prop_assert!(cap < n || !toks, "declined with cap {} on {} lines", cap, n);
                 }
             }
+            // Through the index, as the locator searches: the strictest level with any window
+            // and its windows, as a line-by-line search level by level finds them.
+            let mut index = LineIndex::new(&lines);
+            let mut budget = Budget::new(u64::MAX);
+            let mut p = Pattern::new(pat.clone());
+            let got = index.search(&mut p, Level::Fold, range.clone(), usize::MAX, &mut budget).unwrap();
+            let want = Level::ALL.iter().find_map(|&l| {
+                let c = naive(&file, &pat, l, range.clone());
+                (!c.is_empty()).then_some((l, c))
+            });
+            proptest::prop_assert_eq!(got, want);
         }
     }
 
