@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 use unicode_normalization::UnicodeNormalization;
 
 use super::postings::{self, Postings};
+use super::prefilter;
 use crate::error::{Error, Status};
 use crate::level::{
     fold_map, is_ws_byte, normalize, normalize_cow, trim_end_ws, trim_ws, Folded, Level,
@@ -545,6 +546,13 @@ impl<'a> LineIndex<'a> {
             return Ok(None);
         }
         budget.charge((range.end - range.start) as u64)?;
+        if let Some(mut hits) =
+            prefilter::window_starts(self.lines, pnorm, level, range.clone(), RARE_LINE_CAP)
+        {
+            let mut found = Vec::new();
+            self.verify(&mut hits, pnorm, level, limit, &mut found, budget)?;
+            return Ok(Some(found));
+        }
         let mut hits = Vec::new();
         for i in range.start + rare..=range.end - m + rare {
             if self.line_matches(i, level, p) {

@@ -11,6 +11,7 @@ mod diagnose;
 mod fast;
 mod index;
 mod postings;
+mod prefilter;
 mod relaxed;
 mod search;
 
