@@ -148,6 +148,8 @@ pub const ROUNDS: usize = 8;
 enum Way {
     /// `add the anchor "@@ …"`.
     Anchor(String),
+    /// `add the anchor "@@ …" before "@@ …" (patch line X)`.
+    AnchorBefore(String, usize),
     /// Context lines to start and to end the hunk with.
     Context(Vec<String>, Vec<String>),
 }
@@ -191,8 +193,20 @@ fn ways(mut s: &str) -> Vec<Way> {
                 break;
             };
             let Some(close) = r.find(')') else { break };
-            way = Way::Anchor(a.to_string());
             s = &r[close + 1..];
+            // `before "@@ …" (patch line X)`: stacked before the anchor on patch line X.
+            let before = s.strip_prefix(" before ").and_then(|r| {
+                let (_, r) = r.split_once(" (patch line ")?;
+                let (x, r) = r.split_once(')')?;
+                Some((x.parse::<usize>().ok()?, r))
+            });
+            way = match before {
+                Some((x, r)) => {
+                    s = r;
+                    Way::AnchorBefore(a.to_string(), x)
+                }
+                None => Way::Anchor(a.to_string()),
+            };
         } else if let Some(r) = s
             .strip_prefix("start the hunk with the context lines ")
             .or_else(|| s.strip_prefix("start the hunk with the context line "))
@@ -277,6 +291,13 @@ pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String, u32)> {
                     } else {
                         with.insert(anchors, format!("@@ {a}"));
                     }
+                    (Fix::AddedAnchor, 0)
+                }
+                Way::AnchorBefore(a, x) => {
+                    let Some(at) = x.checked_sub(1 + span.0).filter(|&at| at < anchors) else {
+                        continue;
+                    };
+                    with.insert(at, format!("@@ {a}"));
                     (Fix::AddedAnchor, 0)
                 }
                 Way::Context(start, end) => {
