@@ -153,14 +153,22 @@ fn lands_at(
     matches!(placed.as_deref(), Ok([p]) if p.start == at)
 }
 
-/// The smallest number of file lines before and after candidate `c` (`m` lines long) that no
-/// other candidate has around it at the loosest level, fewest in all first, then more before.
+/// How many separating context fixes of one candidate are verified at most (the smallest
+/// first): a fix can separate the candidates and still not land, when the engine drops a
+/// trailing empty line or a looser level finds another place.
+const CONTEXT_TRIES: usize = 3;
+
+/// The numbers of file lines before and after candidate `c` (`m` lines long) that no other
+/// candidate has around it at the loosest level, fewest in all first, then more before; at
+/// most [`CONTEXT_TRIES`]. A fix that would end the hunk with an empty line is left out (an
+/// empty last context line is weak evidence to the engine).
 fn separating_context(
     index: &mut LineIndex<'_>,
     found: &[usize],
     c: usize,
     m: usize,
-) -> Option<(usize, usize)> {
+) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
     let n = index.len();
     let short =
         |index: &LineIndex<'_>, j: usize| index.lines().get(j).chars().count() <= FIX_LINE_CHARS;
@@ -172,6 +180,9 @@ fn separating_context(
     }
     for (before, after) in splits {
         if before > c || c + m + after > n {
+            continue;
+        }
+        if after > 0 && index.lines().get(c + m + after - 1).trim().is_empty() {
             continue;
         }
         let ok_len = (c - before..c)
@@ -192,10 +203,13 @@ fn separating_context(
             before_differs || after_differs
         });
         if separates {
-            return Some((before, after));
+            out.push((before, after));
+            if out.len() == CONTEXT_TRIES {
+                break;
+            }
         }
     }
-    None
+    out
 }
 
 /// For each of the first candidates, what tells it apart from the others (one "To pick line
@@ -215,8 +229,8 @@ fn separating_fixes(
     if VERIFYING.with(|v| v.replace(true)) {
         return (fixes, suggestion);
     }
-    // Each candidate verifies up to 1 + HEADER_DEPTH resent hunks.
-    let per_candidate = (n + 1) * (1 + HEADER_DEPTH);
+    // Each candidate verifies up to HEADER_DEPTH + CONTEXT_TRIES resent hunks.
+    let per_candidate = (n + 1) * (HEADER_DEPTH + CONTEXT_TRIES);
     let take = if per_candidate * FIX_CANDIDATES <= VERIFY_LINES {
         FIX_CANDIDATES
     } else {
@@ -231,7 +245,7 @@ fn separating_fixes(
         // Distinct at the loosest level: a line that separates the candidates only at the
         // level they were found at would let the resent hunk fall to a looser level at another
         // candidate (`\t}` and `}` differ at the exact level only).
-        if let Some((before, after)) = separating_context(index, found, c, m) {
+        for (before, after) in separating_context(index, found, c, m) {
             let hunk = with_context(index, cx, c, m, (before, after));
             if lands_at(index, cx, hunk, opts, c - before) {
                 let start = (before > 0).then(|| context_lines(index, c - before, c));
@@ -249,6 +263,7 @@ fn separating_fixes(
                     suggestion.get_or_insert(format!(" {}", index.lines().get(j)));
                 }
                 ways.push(way);
+                break;
             }
         }
         if !ways.is_empty() {
