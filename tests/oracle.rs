@@ -420,6 +420,20 @@ fn every_offered_fix_repairs_or_is_refused() {
     let (mut refused, mut offered, mut intended) = (0u64, 0u64, 0u64);
     let mut by_status: BTreeMap<String, (u64, u64, u64)> = BTreeMap::new();
     let mut wrong = Vec::new();
+    // `V4A_REPAIR_SHOW=N` prints the first N refusals that are not repaired, with their cases.
+    let mut show: usize = std::env::var("V4A_REPAIR_SHOW")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut shown = |seed: u64, source: &str, patch: &str, err: &v4a::Error| {
+        if show > 0 {
+            show -= 1;
+            eprintln!(
+                "--- seed {seed}\n--- source\n{source}--- patch\n{patch}--- message\n{}\n",
+                err.message()
+            );
+        }
+    };
     for seed in 0..total {
         let (source, patch, want) = case(seed);
         let Err(err) = apply(&source, &patch, Mode::Update, &Options::default()) else {
@@ -429,6 +443,7 @@ fn every_offered_fix_repairs_or_is_refused() {
         let entry = by_status.entry(format!("{:?}", err.status())).or_default();
         entry.0 += 1;
         if repair::choices(&patch, &err).is_empty() && repair::repaired(&patch, &err).is_none() {
+            shown(seed, &source, &patch, &err);
             continue;
         }
         offered += 1;
@@ -442,7 +457,7 @@ fn every_offered_fix_repairs_or_is_refused() {
                 "seed {seed}: a fix gives another edit\n--- source\n{source:?}\n--- patch\n{patch:?}\n--- message\n{}",
                 err.message()
             )),
-            repair::Outcome::Refused => {}
+            repair::Outcome::Refused => shown(seed, &source, &patch, &err),
         }
     }
     eprintln!(

@@ -47,7 +47,7 @@ fn drift_refusals_repair_to_the_truth() {
         let name = name.unwrap_or_default();
         let key = |what: &str| format!("{:?} / {what}", err.status());
         let fix = match (choices(&patch, &err).first(), repaired(&patch, &err)) {
-            (Some((_, fix, _)), _) => Some(format!("{fix:?} (the candidate meant)")),
+            (Some((_, fix, _, _)), _) => Some(format!("{fix:?} (the candidate meant)")),
             (None, Some((fix, _))) => Some(format!("{fix:?}")),
             (None, None) => None,
         };

@@ -93,7 +93,13 @@ fn find_first(
             let inside =
                 index.find_line(&anchor.text, level, prefix, ps..region_start, 1, budget)?;
             if let Some(&i) = inside.first() {
-                return Err(diagnose::anchor_ambiguous(index, cx, anchor, &[i, line]));
+                return Err(diagnose::anchor_ambiguous(
+                    index,
+                    cx,
+                    anchor,
+                    &[i, line],
+                    opts,
+                ));
             }
         }
     }
@@ -105,7 +111,13 @@ fn find_first(
                 index.find_line(&anchor.text, level, prefix, 0..ps, CANDIDATE_LIMIT, budget)?;
             if let Some(&b) = before.last() {
                 if block_end(index, b, budget)? > ps {
-                    return Err(diagnose::anchor_ambiguous(index, cx, anchor, &[b, line]));
+                    return Err(diagnose::anchor_ambiguous(
+                        index,
+                        cx,
+                        anchor,
+                        &[b, line],
+                        opts,
+                    ));
                 }
             }
         }
@@ -157,7 +169,7 @@ fn find_unique(
             if found.len() == 1 || opts.first_match {
                 return Ok(Some((found[0], level, prefix)));
             }
-            return Err(diagnose::anchor_ambiguous(index, cx, anchor, &found));
+            return Err(diagnose::anchor_ambiguous(index, cx, anchor, &found, opts));
         }
     }
     Ok(None)

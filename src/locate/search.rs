@@ -69,7 +69,9 @@ fn unique_in(
         return Ok(None);
     };
     if found.len() > 1 && !s.opts.first_match {
-        return Err(diagnose::ambiguous(index, s.cx, old, &found, s.anchor));
+        return Err(diagnose::ambiguous(
+            index, s.cx, old, &found, s.anchor, s.opts,
+        ));
     }
     Ok(Some(Hit {
         start: found[0],
@@ -261,7 +263,9 @@ fn straddles(
         if !across.is_empty() {
             across.push(hit.start);
             across.sort_unstable();
-            return Err(diagnose::ambiguous(index, s.cx, old, &across, s.anchor));
+            return Err(diagnose::ambiguous(
+                index, s.cx, old, &across, s.anchor, s.opts,
+            ));
         }
     }
     Ok(())

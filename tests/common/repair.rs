@@ -144,10 +144,114 @@ pub fn repaired(patch: &str, err: &Error) -> Option<(Fix, String)> {
 /// How many refusals in a row a repair follows (one per failing hunk, as a model resends).
 pub const ROUNDS: usize = 8;
 
-/// For an ambiguity: each candidate's fix as the message words it (`To pick line N: ...`),
-/// applied to the patch, with the candidate's 1-based line. A model that knows which place it
-/// meant takes that candidate's fix.
-pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String)> {
+/// One way a "To pick line N" sentence offers.
+enum Way {
+    /// `add the anchor "@@ …"`.
+    Anchor(String),
+    /// `add the anchor "@@ …" before "@@ …" (patch line X)`.
+    AnchorBefore(String, usize),
+    /// Context lines to start and to end the hunk with.
+    Context(Vec<String>, Vec<String>),
+}
+
+/// A `"…"` at the start of `s` (`\"` and `\\` escaped), unquoted, and the rest of `s`.
+fn take_quoted(s: &str) -> Option<(String, &str)> {
+    let mut chars = s.strip_prefix('"')?.char_indices();
+    let mut out = String::new();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next()?.1),
+            '"' => return Some((out, &s[1 + i + 1..])),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// `"a", "b" (lines 3–4)` at the start of `s`: the lines, and the rest after the parenthesis.
+fn take_lines(s: &str) -> Option<(Vec<String>, &str)> {
+    let (first, mut rest) = take_quoted(s)?;
+    let mut out = vec![first];
+    while rest.starts_with(", \"") {
+        let (l, r) = take_quoted(&rest[2..])?;
+        out.push(l);
+        rest = r;
+    }
+    let rest = rest.strip_prefix(" (line")?;
+    let close = rest.find(')')?;
+    Some((out, &rest[close + 1..]))
+}
+
+/// The ways of a "To pick line N: …" sentence (after the colon), in order.
+fn ways(mut s: &str) -> Vec<Way> {
+    let mut out = Vec::new();
+    loop {
+        let way;
+        if let Some(r) = s.strip_prefix("add the anchor ") {
+            let Some((a, r)) = take_quoted(r) else { break };
+            let Some(a) = a.strip_prefix("@@ ") else {
+                break;
+            };
+            let Some(close) = r.find(')') else { break };
+            s = &r[close + 1..];
+            // `before "@@ …" (patch line X)`: stacked before the anchor on patch line X.
+            let before = s.strip_prefix(" before ").and_then(|r| {
+                let (_, r) = r.split_once(" (patch line ")?;
+                let (x, r) = r.split_once(')')?;
+                Some((x.parse::<usize>().ok()?, r))
+            });
+            way = match before {
+                Some((x, r)) => {
+                    s = r;
+                    Way::AnchorBefore(a.to_string(), x)
+                }
+                None => Way::Anchor(a.to_string()),
+            };
+        } else if let Some(r) = s
+            .strip_prefix("start the hunk with the context lines ")
+            .or_else(|| s.strip_prefix("start the hunk with the context line "))
+        {
+            let Some((start, r)) = take_lines(r) else {
+                break;
+            };
+            let end = r
+                .strip_prefix(" and end it with the context lines ")
+                .or_else(|| r.strip_prefix(" and end it with the context line "));
+            match end.map(take_lines) {
+                Some(Some((end, r))) => {
+                    way = Way::Context(start, end);
+                    s = r;
+                }
+                Some(None) => break,
+                None => {
+                    way = Way::Context(start, Vec::new());
+                    s = r;
+                }
+            }
+        } else if let Some(r) = s
+            .strip_prefix("end the hunk with the context lines ")
+            .or_else(|| s.strip_prefix("end the hunk with the context line "))
+        {
+            let Some((end, r)) = take_lines(r) else { break };
+            way = Way::Context(Vec::new(), end);
+            s = r;
+        } else {
+            break;
+        }
+        out.push(way);
+        match s.strip_prefix(", or ") {
+            Some(r) => s = r,
+            None => break,
+        }
+    }
+    out
+}
+
+/// For an ambiguity: each candidate's fixes as the message words them (`To pick line N:
+/// ...`), each applied to the patch, with the candidate's 1-based line and how many context
+/// lines the fix puts before the hunk. A model that knows which place it meant takes that
+/// candidate's fix.
+pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String, u32)> {
     let d = err.diagnostics();
     let lines: Vec<&str> = patch.lines().collect();
     let spans = hunk_spans(&lines);
@@ -167,7 +271,7 @@ pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String)> {
         if let Some(n) = n {
             let mut with: Vec<String> = hunk.iter().map(|l| l.to_string()).collect();
             end_of_file(&mut with);
-            out.push((n, Fix::EndOfFile, splice(&lines, span, &with)));
+            out.push((n, Fix::EndOfFile, splice(&lines, span, &with), 0));
         }
     }
     for sentence in msg.lines() {
@@ -178,33 +282,41 @@ pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String)> {
             continue;
         };
         let Ok(n) = n.parse::<u32>() else { continue };
-        let quoted = |prefix: &str| -> Option<String> {
-            let body = way.strip_prefix(prefix)?;
-            let end = body.find("\" (line ")?;
-            Some(body[..end].to_string())
-        };
-        let mut with: Vec<String> = hunk.iter().map(|l| l.to_string()).collect();
-        let fix = if let Some(a) = quoted("add the anchor \"@@ ") {
-            if anchors == 1 && hunk[0].trim() == "@@" {
-                with[0] = format!("@@ {a}");
-            } else {
-                with.insert(anchors, format!("@@ {a}"));
-            }
-            Fix::AddedAnchor
-        } else if let Some(c) = quoted("start the hunk with the context line \"") {
-            with.insert(anchors, c);
-            Fix::AddedContext
-        } else if let Some(c) = quoted("end the hunk with the context line \"") {
-            let at = with
-                .iter()
-                .rposition(|l| !l.starts_with("*** "))
-                .map_or(with.len(), |i| i + 1);
-            with.insert(at, c);
-            Fix::AddedContext
-        } else {
-            continue;
-        };
-        out.push((n, fix, splice(&lines, span, &with)));
+        for way in ways(way) {
+            let mut with: Vec<String> = hunk.iter().map(|l| l.to_string()).collect();
+            let (fix, before) = match way {
+                Way::Anchor(a) => {
+                    if anchors == 1 && hunk[0].trim() == "@@" {
+                        with[0] = format!("@@ {a}");
+                    } else {
+                        with.insert(anchors, format!("@@ {a}"));
+                    }
+                    (Fix::AddedAnchor, 0)
+                }
+                Way::AnchorBefore(a, x) => {
+                    let Some(at) = x.checked_sub(1 + span.0).filter(|&at| at < anchors) else {
+                        continue;
+                    };
+                    with.insert(at, format!("@@ {a}"));
+                    (Fix::AddedAnchor, 0)
+                }
+                Way::Context(start, end) => {
+                    let at = with
+                        .iter()
+                        .rposition(|l| !l.starts_with("*** "))
+                        .map_or(with.len(), |i| i + 1);
+                    for (k, c) in end.into_iter().enumerate() {
+                        with.insert(at + k, c);
+                    }
+                    let before = start.len() as u32;
+                    for (k, c) in start.into_iter().enumerate() {
+                        with.insert(anchors + k, c);
+                    }
+                    (Fix::AddedContext, before)
+                }
+            };
+            out.push((n, fix, splice(&lines, span, &with), before));
+        }
     }
     out
 }
@@ -225,7 +337,7 @@ pub fn outcome(source: &str, patch: &str, want: &str, rounds: usize) -> Outcome 
         let picks = choices(patch, &err);
         if !picks.is_empty() {
             let mut best = Outcome::Refused;
-            for (n, _, p) in picks {
+            for (n, _, p, before) in picks {
                 if let (Ok(r), Some(h)) = (
                     apply(source, &p, Mode::Update, &Options::default()),
                     err.diagnostics().hunk,
@@ -234,7 +346,7 @@ pub fn outcome(source: &str, patch: &str, want: &str, rounds: usize) -> Outcome 
                         .hunks
                         .get((h as usize).saturating_sub(1))
                         .map_or(0, |x| x.old_start);
-                    if at != n && at + 1 != n {
+                    if at + before != n && (before > 0 || at + 1 != n) {
                         return Outcome::Wrong;
                     }
                 }

@@ -4,8 +4,10 @@ use super::text::{line_list, visible};
 use crate::error::{Diagnostics, Error, Status};
 use crate::level::Level;
 use crate::locate::anchor::{enclosing_header, AnchorMatch};
-use crate::locate::index::{Budget, LineIndex};
+use crate::locate::index::LineIndex;
 use crate::locate::HunkRef;
+use crate::options::Options;
+use crate::patch::{Anchor, Hunk, Line as HunkLine, LineKind};
 
 /// The ambiguity error for a hunk matching `found` places (inside its anchor's
 /// block when it has anchors). Each fix names what separates one candidate from the others: a
@@ -16,8 +18,9 @@ pub(crate) fn ambiguous(
     old: &[&str],
     found: &[usize],
     anchor: Option<&AnchorMatch>,
+    opts: &Options,
 ) -> Error {
-    let (fixes, suggestion) = separating_fixes(index, old.len(), found, anchor);
+    let (fixes, suggestion) = separating_fixes(index, cx, old.len(), found, anchor, opts);
     let within = match anchor {
         Some(a) => format!(
             " inside the block of its anchor (lines {}–{})",
@@ -56,97 +59,260 @@ pub(crate) fn ambiguous(
     )
 }
 
-/// How many of a hunk's candidates (the first, in file order) get a fix of their own: a model
-/// that meant a later one is told only to add an anchor or more lines.
-const FIX_CANDIDATES: usize = 5;
+/// How many of a hunk's candidates (the first, in file order) get a fix of their own when the
+/// file is small enough for every fix to be verified cheaply ([`VERIFY_LINES`]); on a larger
+/// file, [`FEW_CANDIDATES`]. A model that meant a later one is told only to add an anchor or
+/// more lines.
+const FIX_CANDIDATES: usize = 12;
+
+/// How many candidates get a fix on a file too large for [`FIX_CANDIDATES`].
+const FEW_CANDIDATES: usize = 3;
+
+/// The file lines all verifications of one ambiguity may scan together (each verification
+/// locates the resent hunk in the whole file again).
+const VERIFY_LINES: usize = 2_000_000;
+
+/// How many context lines a fix adds at most (before and after the hunk together).
+const MAX_ADDED: usize = 6;
+
+/// How many enclosing headers, innermost first, are tried as a candidate's anchor.
+const HEADER_DEPTH: usize = 3;
+
+/// The longest line (in characters) a fix quotes: a fix must be copied whole, so a longer
+/// line is never offered. With [`FIX_CANDIDATES`] and [`MAX_ADDED`] this bounds the message.
+const FIX_LINE_CHARS: usize = 240;
+
+thread_local! {
+    /// An ambiguity's fixes are being verified on this thread: an ambiguity met while
+    /// locating a resent hunk gets no fixes of its own (the check does not nest).
+    static VERIFYING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// A line quoted for a fix the model copies: in double quotes, `"` and `\` escaped with a
+/// backslash, everything else as the file has it.
+fn quoted(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 2);
+    out.push('"');
+    for c in line.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// `" a", " b"` for the context lines `from..to` of the file, and `line 3` or `lines 3–4`.
+fn context_lines(index: &LineIndex<'_>, from: usize, to: usize) -> String {
+    let lines = index.lines();
+    let quotes: Vec<String> = (from..to)
+        .map(|j| quoted(&format!(" {}", lines.get(j))))
+        .collect();
+    let (s, what) = if to - from == 1 {
+        ("", format!("line {}", from + 1))
+    } else {
+        ("s", format!("lines {}–{}", from + 1, to))
+    };
+    format!("context line{s} {} ({what})", quotes.join(", "))
+}
+
+/// The hunk resent with `before` file lines ahead of it and `after` file lines after it, the
+/// candidate being line `c` and its old side `m` lines long.
+fn with_context(
+    index: &LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    c: usize,
+    m: usize,
+    (before, after): (usize, usize),
+) -> Hunk {
+    let lines = index.lines();
+    let mut hunk = cx.hunk.clone();
+    let line = |j: usize| HunkLine {
+        kind: LineKind::Context,
+        text: lines.get(j).to_string(),
+        patch_line: cx.hunk.patch_line,
+    };
+    let mut body: Vec<HunkLine> = (c - before..c).map(line).collect();
+    body.append(&mut hunk.lines);
+    body.extend((c + m..c + m + after).map(line));
+    hunk.lines = body;
+    hunk
+}
+
+/// Whether `hunk`, resent alone, lands with its first old-side line at file line `at`.
+fn lands_at(
+    index: &LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    hunk: Hunk,
+    opts: &Options,
+    at: usize,
+) -> bool {
+    let lines = index.lines();
+    let placed = crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen);
+    matches!(placed.as_deref(), Ok([p]) if p.start == at)
+}
+
+/// How many separating context fixes of one candidate are verified at most (the smallest
+/// first): a fix can separate the candidates and still not land, when the engine drops a
+/// trailing empty line or a looser level finds another place.
+const CONTEXT_TRIES: usize = 3;
+
+/// The numbers of file lines before and after candidate `c` (`m` lines long) that no other
+/// candidate has around it at the loosest level, fewest in all first, then more before; at
+/// most [`CONTEXT_TRIES`]. A fix that would end the hunk with an empty line is left out (an
+/// empty last context line is weak evidence to the engine).
+fn separating_context(
+    index: &mut LineIndex<'_>,
+    found: &[usize],
+    c: usize,
+    m: usize,
+) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let n = index.len();
+    let short =
+        |index: &LineIndex<'_>, j: usize| index.lines().get(j).chars().count() <= FIX_LINE_CHARS;
+    let mut splits: Vec<(usize, usize)> = Vec::new();
+    for total in 1..=MAX_ADDED {
+        for before in (0..=total).rev() {
+            splits.push((before, total - before));
+        }
+    }
+    for (before, after) in splits {
+        if before > c || c + m + after > n {
+            continue;
+        }
+        if after > 0 && index.lines().get(c + m + after - 1).trim().is_empty() {
+            continue;
+        }
+        let ok_len = (c - before..c)
+            .chain(c + m..c + m + after)
+            .all(|j| short(index, j));
+        if !ok_len {
+            continue;
+        }
+        let separates = found.iter().filter(|&&o| o != c).all(|&o| {
+            let differs = |index: &mut LineIndex<'_>, j: usize, k: usize| -> bool {
+                // File line `k` (at candidate `o`) against line `j` (at `c`), if it exists.
+                let line = index.lines().get(j);
+                !index.line_eq(k, Level::Fold, line)
+            };
+            let before_differs = (1..=before).any(|d| o < d || differs(index, c - d, o - d));
+            let after_differs =
+                (0..after).any(|d| o + m + d >= n || differs(index, c + m + d, o + m + d));
+            before_differs || after_differs
+        });
+        if separates {
+            out.push((before, after));
+            if out.len() == CONTEXT_TRIES {
+                break;
+            }
+        }
+    }
+    out
+}
 
 /// For each of the first candidates, what tells it apart from the others (one "To pick line
-/// N: …" sentence each), and the first such fix as a suggestion.
+/// N: …" sentence each), and the first such fix as a suggestion. Every fix is verified: the
+/// hunk resent with it is located again and lands on that candidate.
 fn separating_fixes(
     index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
     m: usize,
     found: &[usize],
     anchor: Option<&AnchorMatch>,
+    opts: &Options,
 ) -> (Vec<String>, Option<String>) {
     let n = index.len();
-    let headers: Vec<Option<usize>> = found
-        .iter()
-        .take(FIX_CANDIDATES)
-        .map(|&c| enclosing_header(index, c, 5000))
-        .collect();
     let mut fixes = Vec::new();
     let mut suggestion = None;
-    for (ci, &c) in found.iter().take(FIX_CANDIDATES).enumerate() {
+    if VERIFYING.with(|v| v.replace(true)) {
+        return (fixes, suggestion);
+    }
+    // Each candidate verifies up to HEADER_DEPTH + CONTEXT_TRIES resent hunks.
+    let per_candidate = (n + 1) * (HEADER_DEPTH + CONTEXT_TRIES);
+    let take = if per_candidate * FIX_CANDIDATES <= VERIFY_LINES {
+        FIX_CANDIDATES
+    } else {
+        FEW_CANDIDATES
+    };
+    for &c in found.iter().take(take) {
         let mut ways = Vec::new();
-        if let Some(text) = separating_header(index, &headers, ci, anchor, found.len()) {
-            ways.push(text.0);
-            suggestion.get_or_insert(text.1);
+        if let Some((text, hint)) = separating_header(index, cx, c, anchor, opts) {
+            ways.push(text);
+            suggestion.get_or_insert(hint);
         }
         // Distinct at the loosest level: a line that separates the candidates only at the
         // level they were found at would let the resent hunk fall to a looser level at another
         // candidate (`\t}` and `}` differ at the exact level only).
-        let distinct = |index: &mut LineIndex<'_>, at: usize, delta: isize| -> bool {
-            let line = index.lines().get(at);
-            found.iter().filter(|&&o| o != c).all(|&o| {
-                let j = o as isize + delta;
-                j < 0 || j as usize >= n || !index.line_eq(j as usize, Level::Fold, line)
-            })
-        };
-        if c > 0 && distinct(index, c - 1, -1) {
-            let line = index.lines().get(c - 1);
-            ways.push(format!(
-                "start the hunk with the context line \" {line}\" (line {c})"
-            ));
-            suggestion.get_or_insert(format!(" {line}"));
-        } else if c + m < n && distinct(index, c + m, m as isize) {
-            let line = index.lines().get(c + m);
-            ways.push(format!(
-                "end the hunk with the context line \" {line}\" (line {})",
-                c + m + 1
-            ));
-            suggestion.get_or_insert(format!(" {line}"));
+        for (before, after) in separating_context(index, found, c, m) {
+            let hunk = with_context(index, cx, c, m, (before, after));
+            if lands_at(index, cx, hunk, opts, c - before) {
+                let start = (before > 0).then(|| context_lines(index, c - before, c));
+                let end = (after > 0).then(|| context_lines(index, c + m, c + m + after));
+                let way = match (start, end) {
+                    (Some(s), None) => format!("start the hunk with the {s}"),
+                    (None, Some(e)) => format!("end the hunk with the {e}"),
+                    (Some(s), Some(e)) => {
+                        format!("start the hunk with the {s} and end it with the {e}")
+                    }
+                    (None, None) => String::new(),
+                };
+                if before + after == 1 {
+                    let j = if before == 1 { c - 1 } else { c + m };
+                    suggestion.get_or_insert(format!(" {}", index.lines().get(j)));
+                }
+                ways.push(way);
+                break;
+            }
         }
         if !ways.is_empty() {
             fixes.push(format!("To pick line {}: {}.", c + 1, ways.join(", or ")));
         }
     }
+    VERIFYING.with(|v| v.set(false));
     (fixes, suggestion)
 }
 
-/// The enclosing header of candidate `ci` as a fix, when it separates that candidate: no other
-/// candidate shares it, it is not the anchor already given, and only one line of the file
-/// reads like it. Returns the sentence part and the suggested anchor.
+/// An enclosing header of candidate `c` (the innermost that works, up to [`HEADER_DEPTH`]
+/// levels out) as the hunk's added (innermost) anchor, when the hunk resent with it lands on
+/// `c`: the sentence part and the suggested anchor.
 fn separating_header(
     index: &mut LineIndex<'_>,
-    headers: &[Option<usize>],
-    ci: usize,
+    cx: &HunkRef<'_>,
+    c: usize,
     anchor: Option<&AnchorMatch>,
-    candidates: usize,
+    opts: &Options,
 ) -> Option<(String, String)> {
-    let h = headers[ci]?;
-    let text = index.lines().get(h).trim().to_string();
-    let shared = headers
-        .iter()
-        .enumerate()
-        .any(|(o, &oh)| o != ci && oh == Some(h));
-    let is_anchor = anchor.is_some_and(|a| a.line == h);
-    let n = index.len();
-    let same = index
-        .find_line(
-            &text,
-            Level::Trim,
-            false,
-            0..n,
-            2,
-            &mut Budget::new(u64::MAX),
-        )
-        .unwrap_or_default();
-    (!shared && !is_anchor && same.len() == 1 && candidates <= 3).then(|| {
-        (
-            format!("add the anchor \"@@ {text}\" (line {})", h + 1),
-            format!("@@ {text}"),
-        )
-    })
+    let mut at = c;
+    for _ in 0..HEADER_DEPTH {
+        let h = enclosing_header(index, at, 5000)?;
+        at = h;
+        if anchor.is_some_and(|a| a.line == h) {
+            // The anchor given already names this block: an outer one does not narrow it.
+            return None;
+        }
+        let text = index.lines().get(h).trim().to_string();
+        if text.is_empty() || text.chars().count() > FIX_LINE_CHARS {
+            continue;
+        }
+        let mut hunk = cx.hunk.clone();
+        hunk.anchors.push(Anchor {
+            text: text.clone(),
+            patch_line: cx.hunk.patch_line,
+        });
+        if lands_at(index, cx, hunk, opts, c) {
+            return Some((
+                format!(
+                    "add the anchor {} (line {})",
+                    quoted(&format!("@@ {text}")),
+                    h + 1
+                ),
+                format!("@@ {text}"),
+            ));
+        }
+    }
+    None
 }
 
 /// The ambiguity of a hunk whose trailing empty context line picks line `at` while, without

@@ -14,6 +14,7 @@ pub(crate) fn anchor_ambiguous(
     cx: &HunkRef<'_>,
     anchor: &Anchor,
     found: &[usize],
+    opts: &Options,
 ) -> Error {
     let lines = line_list(found);
     let mut suggestion = None;
@@ -34,7 +35,7 @@ pub(crate) fn anchor_ambiguous(
             hints.join("; or ")
         ));
     }
-    let message = format!(
+    let mut message = format!(
         "{}: the anchor \"@@ {}\" (patch line {}) matches {} lines in {}: lines {}. {}",
         cx.hunk_label(),
         anchor.text,
@@ -46,6 +47,11 @@ pub(crate) fn anchor_ambiguous(
             .clone()
             .unwrap_or_else(|| "Use a more specific anchor line.".to_string())
     );
+    let picks = stacked_anchor_fixes(index, cx, anchor, found, opts);
+    if !picks.is_empty() {
+        message.push('\n');
+        message.push_str(&picks.join("\n"));
+    }
     Error::new(
         Status::Ambiguous,
         message,
@@ -56,6 +62,76 @@ pub(crate) fn anchor_ambiguous(
             ..cx.diagnostics()
         },
     )
+}
+
+/// How many of an ambiguous anchor's lines (the first, in file order) get a verified fix.
+const ANCHOR_FIX_CANDIDATES: usize = 5;
+
+/// For each of the first lines an ambiguous anchor matches, the enclosing header stacked
+/// before the anchor as one "To pick line N: …" sentence, N being where the hunk then lands:
+/// offered only when the hunk, located again with that anchor, lands there. An anchor's
+/// header that is itself a copy is tried one level further out.
+fn stacked_anchor_fixes(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    anchor: &Anchor,
+    found: &[usize],
+    opts: &Options,
+) -> Vec<String> {
+    let Some(k) = cx
+        .hunk
+        .anchors
+        .iter()
+        .position(|a| a.patch_line == anchor.patch_line)
+    else {
+        return Vec::new();
+    };
+    // Each check locates the hunk in the whole file again: only on files where that is cheap.
+    if index.len() > 200_000 || CHECKING.with(|c| c.replace(true)) {
+        return Vec::new();
+    }
+    let lines = index.lines();
+    let mut out = Vec::new();
+    let mut seen_landing = Vec::new();
+    for &c in found.iter().take(ANCHOR_FIX_CANDIDATES) {
+        let mut at = c;
+        for _ in 0..2 {
+            let Some(h) = enclosing_header(index, at, 2000) else {
+                break;
+            };
+            at = h;
+            let text = lines.get(h).trim().to_string();
+            if text.is_empty() || text.chars().count() > 240 {
+                continue;
+            }
+            let mut hunk = cx.hunk.clone();
+            hunk.anchors.insert(
+                k,
+                Anchor {
+                    text: text.clone(),
+                    patch_line: anchor.patch_line,
+                },
+            );
+            let placed = crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen);
+            if let Ok([p]) = placed.as_deref() {
+                if !seen_landing.contains(&p.start) {
+                    seen_landing.push(p.start);
+                    out.push(format!(
+                        "To pick line {}: add the anchor \"@@ {}\" (line {}) before \"@@ {}\" \
+                         (patch line {}).",
+                        p.start + 1,
+                        text.replace('\\', "\\\\").replace('"', "\\\""),
+                        h + 1,
+                        anchor.text,
+                        anchor.patch_line
+                    ));
+                }
+                break;
+            }
+        }
+    }
+    CHECKING.with(|c| c.set(false));
+    out
 }
 
 /// An anchor that is not found where it is searched (for an inner anchor: inside the block of
