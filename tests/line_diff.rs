@@ -287,3 +287,145 @@ fn changes_are_one_based() {
     let e = v4a::report::unified_diff("a\n", "b\n", None, None, &[zero], 3).unwrap_err();
     assert!(e.to_string().contains("1-based"), "{e}");
 }
+
+/// The lines of a text as the engine splits them (LF, CRLF, lone CR; BOM and no phantom last
+/// line excluded).
+fn split_lines(text: &str) -> Vec<&str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = Vec::new();
+    let (bytes, mut start, mut i) = (text.as_bytes(), 0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                lines.push(&text[start..i]);
+                start = i + 1;
+            }
+            b'\r' => {
+                lines.push(&text[start..i]);
+                if bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if start < bytes.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
+/// Checks the full columns of `a` against the two texts: equal and deleted entries are the
+/// source's lines in order, equal and added ones the new text's, each equal entry the same
+/// line on both sides, with consecutive line numbers; the equal entries are at most the
+/// longest common subsequence of the two line lists (a Myers diff of the texts, `similar`);
+/// and the entries are those of the rows (`compute_diff_with`).
+fn check_full_diff(a: &ApplyResult) -> Result<(), proptest::test_runner::TestCaseError> {
+    use proptest::prelude::*;
+    let (old, new) = (split_lines(&a.source), split_lines(&a.text));
+    let d = a.line_diff(DiffStyle::Full, None);
+    let (mut o, mut n, mut equal) = (0usize, 0usize, 0usize);
+    for i in 0..d.len() {
+        let text = d.text(i, &a.source, &a.text);
+        match d.kinds[i] {
+            DiffKind::Equal => {
+                prop_assert_eq!(old.get(o).copied(), Some(text), "entry {}", i);
+                prop_assert_eq!(new.get(n).copied(), Some(text), "entry {}", i);
+                prop_assert_eq!(
+                    (d.old_lines[i], d.new_lines[i]),
+                    (o as u32 + 1, n as u32 + 1)
+                );
+                o += 1;
+                n += 1;
+                equal += 1;
+            }
+            DiffKind::Delete => {
+                prop_assert_eq!(old.get(o).copied(), Some(text), "entry {}", i);
+                prop_assert_eq!((d.old_lines[i], d.new_lines[i]), (o as u32 + 1, 0));
+                o += 1;
+            }
+            DiffKind::Add => {
+                prop_assert_eq!(new.get(n).copied(), Some(text), "entry {}", i);
+                prop_assert_eq!((d.old_lines[i], d.new_lines[i]), (0, n as u32 + 1));
+                n += 1;
+            }
+        }
+    }
+    prop_assert_eq!((o, n), (old.len(), new.len()));
+    let myers = similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new);
+    let lcs: usize = myers
+        .iter()
+        .filter_map(|op| match op {
+            similar::DiffOp::Equal { len, .. } => Some(*len),
+            _ => None,
+        })
+        .sum();
+    prop_assert!(
+        equal <= lcs,
+        "{} equal entries, a common subsequence of {}",
+        equal,
+        lcs
+    );
+    prop_assert_eq!(
+        columns(a, DiffStyle::Full, None),
+        rows(a, DiffStyle::Full, None)
+    );
+    Ok(())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+    /// Random multi-hunk applies (edits anywhere, the end of the file included) to files with
+    /// LF or CRLF, a BOM or not, a final newline or not: the cheap diff (columns, read 8
+    /// bytes at a time) is the two texts line by line, within a Myers diff's common lines;
+    /// the same patch applied again (every hunk already applied) is all equal lines.
+    #[test]
+    fn the_fast_diff_is_a_full_diff_of_the_texts(
+        n in 1..120usize,
+        edits in proptest::collection::vec((0..120usize, 0..3usize, 0..3usize), 1..6),
+        crlf in proptest::prelude::any::<bool>(),
+        bom in proptest::prelude::any::<bool>(),
+        final_newline in proptest::prelude::any::<bool>(),
+    ) {
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let mut lines: Vec<String> = (0..n).map(|i| format!("line {i} of the file {}", "é".repeat(i % 3))).collect();
+        let old_lines = lines.clone();
+        let mut added = 0;
+        // Edits from the end, so earlier positions stay where they were.
+        let mut edits = edits.clone();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for (at, del, add) in edits {
+            let at = at.min(lines.len());
+            let del = del.min(lines.len() - at);
+            let new: Vec<String> = (0..add).map(|k| { added += 1; format!("added {added}.{k}") }).collect();
+            lines.splice(at..at + del, new);
+        }
+        let join = |l: &[String]| {
+            let mut t = String::from(if bom { "\u{feff}" } else { "" });
+            t.push_str(&l.join(eol));
+            if final_newline && !l.is_empty() {
+                t.push_str(eol);
+            }
+            t
+        };
+        let (old, new) = (join(&old_lines), join(&lines));
+        // (Refused when the edit changes a terminator: a line added after a last line
+        // without one, every line deleted.)
+        let Ok(patch) = v4a::make_patch(&old, &new, "f.txt", &v4a::GenerateOptions::default()) else {
+            return Ok(());
+        };
+        let Ok(a) = apply(&old, &patch, Mode::Update, &Options::default()) else {
+            return Ok(());
+        };
+        proptest::prop_assert_eq!(&a.text, &new);
+        check_full_diff(&a)?;
+        if let Ok(again) = apply(&new, &patch, Mode::Update, &Options::default()) {
+            proptest::prop_assert_eq!(&again.text, &new);
+            check_full_diff(&again)?;
+            let d = again.line_diff(DiffStyle::Full, None);
+            proptest::prop_assert!(d.kinds.iter().all(|&k| k == DiffKind::Equal));
+        }
+    }
+}

@@ -5,7 +5,8 @@
 
 use std::ops::Range;
 
-use super::diff::{number, Sink};
+use super::cursor::LineCursor;
+use super::diff::{equal_lines, number, Sink};
 use super::refine::segments::{segments_to_utf16, utf16_units};
 use super::refine::Segment;
 use super::DiffKind;
@@ -131,6 +132,38 @@ impl LineDiff {
     }
 }
 
+impl LineDiff {
+    /// After spans were appended from entry `before` on: the other columns of those equal
+    /// entries, filled in bulk.
+    fn fill_equal(
+        &mut self,
+        first_old: usize,
+        first_new: usize,
+        hunk: Option<usize>,
+        before: usize,
+    ) {
+        let after = self.starts.len();
+        let count = after - before;
+        let hunk = hunk.map_or(0, number);
+        self.kinds.resize(after, DiffKind::Equal);
+        line_numbers(&mut self.old_lines, first_old, count);
+        line_numbers(&mut self.new_lines, first_new, count);
+        self.hunks.resize(after, hunk);
+        self.segment_starts.resize(after, 0);
+        self.segment_counts.resize(after, 0);
+    }
+}
+
+/// Appends the 1-based numbers of the `count` lines from 0-based `first`, saturated at
+/// `u32::MAX`: a plain `u32` range (filled in bulk) when none saturates.
+fn line_numbers(column: &mut Vec<u32>, first: usize, count: usize) {
+    match u32::try_from(first.saturating_add(count)) {
+        // The last number is `first + count`, below `u32::MAX`; so is `first + 1`.
+        Ok(last) if last < u32::MAX && count > 0 => column.extend(first as u32 + 1..last + 1),
+        _ => column.extend((first..first.saturating_add(count)).map(number)),
+    }
+}
+
 /// Byte offset to UTF-16 index, for increasing offsets (restarts from 0 on a step back).
 struct Utf16Cursor<'t> {
     bytes: &'t [u8],
@@ -210,17 +243,23 @@ impl Sink for LineDiff {
             self.starts.push(span.start);
             self.ends.push(span.end);
         }
-        let after = self.starts.len();
-        let count = after - before;
-        let hunk = hunk.map_or(0, number);
-        self.kinds.resize(after, DiffKind::Equal);
-        self.old_lines
-            .extend((first_old..first_old + count).map(number));
-        self.new_lines
-            .extend((first_new..first_new + count).map(number));
-        self.hunks.resize(after, hunk);
-        self.segment_starts.resize(after, 0);
-        self.segment_counts.resize(after, 0);
+        self.fill_equal(first_old, first_new, hunk, before);
+    }
+    fn push_equal_lines(
+        &mut self,
+        first_old: usize,
+        first_new: usize,
+        hunk: Option<usize>,
+        old: &mut LineCursor<'_>,
+        k: usize,
+    ) {
+        // A text without CR is read straight into the columns of spans.
+        let before = self.starts.len();
+        if old.take_lf(k, &mut self.starts, &mut self.ends).is_some() {
+            self.fill_equal(first_old, first_new, hunk, before);
+        } else {
+            equal_lines(self, first_old, first_new, hunk, old, k);
+        }
     }
     fn set_segments(&mut self, entry: usize, segments: &[Segment]) {
         let start = u32::try_from(self.segments.len()).unwrap_or(u32::MAX);

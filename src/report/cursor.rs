@@ -21,6 +21,13 @@ fn word_mask(word: u64, needle: u8) -> u64 {
     (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
+/// The high bit of every `\n` byte of `word`, exactly (no borrow between bytes).
+#[inline(always)]
+fn lf_bits(word: u64) -> u64 {
+    let x = word ^ (LOW * u64::from(b'\n'));
+    !(((x & LOW7).wrapping_add(LOW7)) | x) & !LOW7
+}
+
 /// The terminators (`\n`, and `\r` when `CR`) among the 64 bytes of `block`, one bit each,
 /// found 8 bytes at a time: a few instructions a byte, where a `memchr` call costs tens of
 /// instructions for each (short) line.
@@ -194,6 +201,77 @@ impl<'t> LineCursor<'t> {
         };
         self.seek(to);
         Some(run)
+    }
+
+    /// For a scanning cursor over a text without `\r`: appends the spans of the next `k` lines
+    /// (fewer past the last line) to `starts` and `ends`, moves past them and returns how many
+    /// there were. Reads the text 8 bytes at a time and pushes each line as its `\n` is found,
+    /// with no per-line call. `None` (nothing done) for a cursor reading an index or a text
+    /// holding a `\r`: take those lines with [`LineCursor::take_indexed`] or
+    /// [`LineCursor::scan_next`].
+    pub(crate) fn take_lf(
+        &mut self,
+        k: usize,
+        starts: &mut Vec<usize>,
+        ends: &mut Vec<usize>,
+    ) -> Option<usize> {
+        if self.cr || self.index.is_some() {
+            return None;
+        }
+        let (bytes, base) = (self.bytes, self.base);
+        let (mut start, mut taken, first) = (self.pos, 0usize, starts.len());
+        if k > 0 {
+            // Only the starts in the loop: with `\n` as the only terminator, a line ends one
+            // byte before the next one starts.
+            let mut words = bytes.get(start..).unwrap_or_default().chunks_exact(8);
+            let mut at = start;
+            'scan: {
+                for word in &mut words {
+                    let word = <[u8; 8]>::try_from(word).unwrap_or_default();
+                    let mut m = lf_bits(u64::from_le_bytes(word));
+                    while m != 0 {
+                        starts.push(base + start);
+                        start = at + (m.trailing_zeros() / 8) as usize + 1;
+                        taken += 1;
+                        if taken == k {
+                            break 'scan;
+                        }
+                        m &= m - 1;
+                    }
+                    at += 8;
+                }
+                for (j, &b) in words.remainder().iter().enumerate() {
+                    if b == b'\n' {
+                        starts.push(base + start);
+                        start = at + j + 1;
+                        taken += 1;
+                        if taken == k {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+            if taken > 0 {
+                ends.extend(
+                    starts
+                        .get(first + 1..)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|&s| s - 1),
+                );
+                ends.push(base + start - 1);
+            }
+            if taken < k && start < bytes.len() {
+                // The last line, without a terminator.
+                starts.push(base + start);
+                ends.push(base + bytes.len());
+                start = bytes.len();
+                taken += 1;
+            }
+        }
+        self.pos = start;
+        self.line += taken;
+        Some(taken)
     }
 
     /// [`LineCursor::next_span`] of a cursor without an index: finds the terminator.
@@ -386,6 +464,63 @@ mod tests {
     }
 
     #[test]
+    fn lf_runs_are_the_lines_spans() {
+        // Texts around the 8-byte words, with and without a final newline, long lines.
+        let mut texts: Vec<String> = TEXTS
+            .iter()
+            .filter(|t| !t.contains('\r'))
+            .map(|t| t.to_string())
+            .collect();
+        for n in [0, 1, 6, 7, 8, 9, 15, 16, 17, 70] {
+            let pad = "y".repeat(n);
+            texts.push(format!("{pad}\n\n{pad}\né{pad}"));
+            texts.push(format!("\n{pad}\n{pad}\n"));
+        }
+        for text in &texts {
+            let lines = Lines::split(text);
+            let n = lines.len();
+            for from in 0..=n {
+                for k in 0..=n + 1 {
+                    let mut c = LineCursor::new(text, 5);
+                    c.seek(from);
+                    let (mut starts, mut ends) = (vec![7], vec![7]);
+                    let taken = c.take_lf(k, &mut starts, &mut ends);
+                    let want: Vec<_> = (from..(from + k).min(n))
+                        .map(|i| lines.span(i))
+                        .map(|s| (5 + s.start, 5 + s.end))
+                        .collect();
+                    assert_eq!(taken, Some(want.len()), "{text:?} {from} {k}");
+                    let got: Vec<_> = starts[1..]
+                        .iter()
+                        .copied()
+                        .zip(ends[1..].iter().copied())
+                        .collect();
+                    assert_eq!(got, want, "{text:?} {from} {k}");
+                    // The cursor is at the next line, as if it had read them one by one.
+                    let mut fresh = LineCursor::new(text, 5);
+                    fresh.seek((from + k).min(n));
+                    assert_eq!(
+                        (c.line, c.pos),
+                        (fresh.line, fresh.pos),
+                        "{text:?} {from} {k}"
+                    );
+                    assert_eq!(c.next_span(), fresh.next_span());
+                }
+            }
+            // An indexed cursor, and a text with a CR, are not read this way.
+            let (mut s, mut e) = (Vec::new(), Vec::new());
+            assert!(LineCursor::indexed(text, 0, &lines)
+                .take_lf(1, &mut s, &mut e)
+                .is_none());
+        }
+        let (mut s, mut e) = (Vec::new(), Vec::new());
+        assert!(LineCursor::new("a\rb\n", 0)
+            .take_lf(1, &mut s, &mut e)
+            .is_none());
+        assert!(s.is_empty() && e.is_empty());
+    }
+
+    #[test]
     fn word_mask_is_exact() {
         // Every byte value at every position, among neighbours that could borrow or carry.
         for needle in [b'\n', b'\r'] {
@@ -398,6 +533,12 @@ mod tests {
                             .filter(|&i| bytes[i] == needle)
                             .fold(0u64, |m, i| m | 1 << i);
                         assert_eq!(word_mask(u64::from_le_bytes(bytes), needle), want);
+                        if needle == b'\n' {
+                            let high = (0..8)
+                                .filter(|&i| bytes[i] == needle)
+                                .fold(0u64, |m, i| m | 0x80 << (8 * i));
+                            assert_eq!(lf_bits(u64::from_le_bytes(bytes)), high);
+                        }
                     }
                 }
             }

@@ -40,10 +40,42 @@ pub(crate) trait Sink {
             self.push(DiffKind::Equal, o, n, hunk, span);
         }
     }
+    /// Appends a run of `k` equal entries, all in hunk `hunk`, whose spans are the next `k`
+    /// lines of `old` (the source's cursor, moved past them): original line `first_old + j`
+    /// is new line `first_new + j`.
+    fn push_equal_lines(
+        &mut self,
+        first_old: usize,
+        first_new: usize,
+        hunk: Option<usize>,
+        old: &mut LineCursor<'_>,
+        k: usize,
+    ) {
+        equal_lines(self, first_old, first_new, hunk, old, k);
+    }
     /// Makes room for `n` more entries (the full diff's size is known before the walk).
     fn reserve(&mut self, n: usize);
     /// Gives entry `entry` (already pushed) its character-level segments.
     fn set_segments(&mut self, entry: usize, segments: &[Segment]);
+}
+
+/// [`Sink::push_equal_lines`] from the spans the cursor hands out, one line at a time: read
+/// from the source's index, or scanned.
+pub(crate) fn equal_lines<S: Sink + ?Sized>(
+    sink: &mut S,
+    first_old: usize,
+    first_new: usize,
+    hunk: Option<usize>,
+    old: &mut LineCursor<'_>,
+    k: usize,
+) {
+    match old.take_indexed(k) {
+        Some(spans) => sink.push_equal_run(first_old, first_new, hunk, spans),
+        None => {
+            let spans = std::iter::from_fn(|| old.scan_next()).take(k);
+            sink.push_equal_run(first_old, first_new, hunk, spans);
+        }
+    }
 }
 
 /// The rows of [`ApplyResult::diff`] and the segments they refer to.
@@ -180,14 +212,7 @@ impl<'a, S: Sink> Walk<'a, S> {
         while o < end {
             let (hunk, until) = self.hunk_run(o);
             let k = until.min(end) - o;
-            let old = &mut self.old;
-            match old.take_indexed(k) {
-                Some(spans) => self.sink.push_equal_run(o, n, hunk, spans),
-                None => {
-                    let spans = std::iter::from_fn(|| old.scan_next()).take(k);
-                    self.sink.push_equal_run(o, n, hunk, spans);
-                }
-            }
+            self.sink.push_equal_lines(o, n, hunk, &mut self.old, k);
             o += k;
             n += k;
         }
@@ -462,6 +487,23 @@ mod tests {
         }
     }
 
+    /// The columns as rows (`DiffLine`s), to compare them with the rows' walk.
+    fn as_rows(c: &LineDiff) -> Vec<DiffLine> {
+        (0..c.len())
+            .map(|i| {
+                let (s, n) = (c.segment_starts[i] as usize, c.segment_counts[i] as usize);
+                DiffLine {
+                    kind: c.kinds[i],
+                    old_line: (c.old_lines[i] != 0).then_some(c.old_lines[i]),
+                    new_line: (c.new_lines[i] != 0).then_some(c.new_lines[i]),
+                    hunk: (c.hunks[i] != 0).then_some(c.hunks[i]),
+                    text: c.starts[i]..c.ends[i],
+                    segments: if n == 0 { 0..0 } else { s..s + n },
+                }
+            })
+            .collect()
+    }
+
     fn text_of(lines: &[(usize, usize)], bom: bool) -> String {
         const LONG: &str = "a line longer than one 64-byte block of the cursor's scan, é and all";
         const CONTENT: [&str; 6] = ["", "a", "bb", "é c", "a", LONG];
@@ -545,6 +587,11 @@ mod tests {
                     walk_indexed(&bare, &a.source, &lines, style, refine, &mut indexed);
                     prop_assert_eq!(&indexed.diff, &want.diff);
                     prop_assert_eq!(&indexed.segments, &want.segments);
+                    // The columns (read 8 bytes at a time on a text without CR) hold the
+                    // same entries.
+                    let cols = columns(&a, style, refine);
+                    prop_assert_eq!(as_rows(&cols), want.diff.clone());
+                    prop_assert_eq!(&cols.segments, &want.segments);
                 }
             }
         }

@@ -248,8 +248,11 @@ namespace V4A
                 error = BasesOf(opts.ReadBase, out bases);
                 if (error != null) return false;
             }
+            // The apply computes no structured diff: each file's diff is read afterwards as
+            // columns (v4a_result_line_diff), as Patch.Apply does.
+            ApplyOptions engineOptions = opts.Engine ?? ApplyOptions.Default;
             V4AOptionsNative engine;
-            error = (opts.Engine ?? ApplyOptions.Default).ToNative(out engine);
+            error = engineOptions.NativeForApply(out engine);
             if (error != null) return false;
             if (opts.LockWait.HasValue && (opts.LockWait.Value < TimeSpan.Zero || opts.LockWait.Value.TotalMilliseconds > uint.MaxValue))
             {
@@ -292,7 +295,7 @@ namespace V4A
                             d, (UIntPtr)root.Length, handle.DangerousGetHandle(), b, (UIntPtr)n, &o, &r);
                     }
                 }
-                error = FromNative(r, status, out result);
+                error = FromNative(r, status, engineOptions, out result);
                 return error == null;
             }
             finally
@@ -328,7 +331,7 @@ namespace V4A
                     }
                 }
                 DirectoryResult result;
-                error = FromNative(r, status, out result);
+                error = FromNative(r, status, null, out result);
                 if (error != null) throw error.ToException();
                 return result;
             }
@@ -338,7 +341,11 @@ namespace V4A
             }
         }
 
-        private static unsafe V4AError FromNative(IntPtr r, uint status, out DirectoryResult result)
+        /// <summary>
+        /// Copies a directory result; each file's structured diff is read as columns in the
+        /// style of <paramref name="diffOptions"/> (<c>null</c>: the files' own diffs).
+        /// </summary>
+        private static unsafe V4AError FromNative(IntPtr r, uint status, ApplyOptions diffOptions, out DirectoryResult result)
         {
             result = null;
             if (r == IntPtr.Zero) return V4AError.InternalNoHandle();
@@ -356,7 +363,7 @@ namespace V4A
             {
                 V4AWorkspaceFileNative* f = files.Ptr + i;
                 ApplyResult applied;
-                V4AError error = ApplyResult.FromNative(f->Result, null, 0, out applied);
+                V4AError error = ApplyResult.FromNative(f->Result, null, 0, diffOptions, out applied);
                 if (error != null) return error;
                 list[i] = new DirectoryFileResult
                 {

@@ -123,6 +123,49 @@ namespace V4A.Tests
         }
 
         [Fact]
+        public void TheDirectoryCallReadsTheSameDiff()
+        {
+            // Every style, refined or not: a directory apply's files read their diff from the
+            // columns too, entry for entry what the single-file call reads.
+            string dir = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "v4a-cs-dircols-" + System.Guid.NewGuid().ToString("N"));
+            System.IO.Directory.CreateDirectory(dir);
+            try
+            {
+                string file = System.IO.Path.Combine(dir, "a.txt");
+                string patch = "*** Begin Patch\n*** Update File: a.txt\n" + Diff + "*** End Patch\n";
+                var styles = new[]
+                {
+                    new ApplyOptions { Diff = DiffStyle.Full, Refine = true },
+                    new ApplyOptions { Diff = DiffStyle.Full },
+                    new ApplyOptions { Diff = DiffStyle.Changes, DiffContext = 1, Refine = true },
+                    new ApplyOptions { Diff = DiffStyle.None, Refine = true },
+                };
+                foreach (ApplyOptions options in styles)
+                {
+                    System.IO.File.WriteAllBytes(file, new System.Text.UTF8Encoding(false).GetBytes(Source));
+                    ApplyResult single = Patch.Apply(Source, Diff, ApplyMode.Update, options);
+                    using (Patch p = Patch.Parse(patch))
+                    {
+                        DirectoryResult r = p.ApplyToDirectory(dir, new DirectoryOptions { Engine = options });
+                        ApplyResult got = r.Files.Single().Result;
+                        Assert.Equal(single.Text, got.Text);
+                        Assert.Equal(Source, got.Source);
+                        if (options.Diff == DiffStyle.Full) CheckFull(got);
+                        if (options.Diff == DiffStyle.None) Assert.Empty(got.Lines);
+                        else Assert.NotEmpty(got.Lines);
+                        System.Func<DiffLine, string> show = l => l + "|" + l.OldLine + "|" + l.NewLine + "|" + l.Hunk + "|" +
+                            string.Join(",", l.Segments.Select(s => s.Kind + ":" + s.Start + "-" + s.End + "/" + s.Utf8Start + "-" + s.Utf8End + ":" + s.Text));
+                        Assert.Equal(single.Lines.Select(show).ToArray(), got.Lines.Select(show).ToArray());
+                    }
+                }
+            }
+            finally
+            {
+                System.IO.Directory.Delete(dir, true);
+            }
+        }
+
+        [Fact]
         public void NoDiffUnlessAskedFor()
         {
             Assert.Empty(Patch.Apply(Source, Diff, ApplyMode.Update).Lines);
