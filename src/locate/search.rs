@@ -420,7 +420,9 @@ fn slide_shape(body: &[crate::patch::Line]) -> Option<bool> {
 /// An insertion held on one side by a single context line that equals the added line next to
 /// it (`+  })` … then context `  })`) can slide across that line: the context then says nothing
 /// about where the added block ends, and when that line occurs more than once in the region,
-/// another copy could be meant as well. Such a hunk is refused with a request for one more
+/// another copy could be meant as well: one where the file beside the copy holds more of the
+/// slid block than beside the hunk's own place (a copy that holds no more of it is no better
+/// a reading, and lacks the hunk's other context line). Such a hunk is refused with a request for one more
 /// unchanged line. This guards against drift (the file changed after the model read it, so
 /// the copy it meant may now be another one): in the text the model saw ([`HunkRef::seen`])
 /// the hunk's unique old side is the place it meant, and every slid reading of it there gives
@@ -455,40 +457,46 @@ pub(crate) fn check_slide(
         Level::TrimEnd,
         false,
         s.region_start..n,
-        CANDIDATE_LIMIT,
+        SLIDE_COPIES,
         budget,
     )?;
-    // The added line next to the slidable one (the second added line for a block that may
-    // slide down, the one before the last for a block that may slide up): a copy of the edge
-    // line is another reading only where the file has that line beside it too, as the slid
-    // block would. With a single added line, every copy is one; so is every copy when there
-    // are too many to look at.
+    // How far the added lines, read from the edge outwards (down: A1, A2 … after the edge
+    // line; up: Ak, Ak-1 … before it), go on matching the file from a copy of the edge line:
+    // the slid reading of the block needs those lines beside the copy. A copy is another
+    // reading only where the file holds more of the slid block than at the hunk's own place:
+    // there the file beside the copy looks more like what the model saw than the hunk's place
+    // does (the drift case: `  })` then `})` elsewhere, `  })` then a new test here). Where the
+    // hunk's place holds as much of it, the copy adds nothing but lacks the hunk's other
+    // context line. Every copy is one when there are too many to look at.
     let adds: Vec<&str> = body
         .iter()
         .filter(|l| l.kind == Add)
         .map(|l| l.text.as_str())
         .collect();
-    let beside: Vec<&str> = if down {
-        adds.iter().skip(1).take(1).copied().collect()
-    } else {
-        adds.iter().rev().skip(1).take(1).copied().collect()
-    };
-    let many = copies.len() >= CANDIDATE_LIMIT;
+    let many = copies.len() >= SLIDE_COPIES;
     let lines = index.lines();
-    let fits = |c: usize| {
-        beside.iter().enumerate().all(|(k, want)| {
-            let j = if down {
-                c.checked_add(k + 1)
-            } else {
-                c.checked_sub(k + 1)
-            };
-            j.is_some_and(|j| j < n && lines.get(j).trim_end() == want.trim_end())
-        })
+    let extent = |c: usize| {
+        (0..adds.len())
+            .take_while(|&k| {
+                let want = if down {
+                    adds[k]
+                } else {
+                    adds[adds.len() - 1 - k]
+                };
+                let j = if down {
+                    c.checked_add(k)
+                } else {
+                    c.checked_sub(k)
+                };
+                j.is_some_and(|j| j < n && lines.get(j).trim_end() == want.trim_end())
+            })
+            .count()
     };
-    budget.charge(copies.len() as u64)?;
+    budget.charge(((copies.len() + 1) * adds.len()) as u64)?;
+    let here = extent(at);
     let others: Vec<usize> = copies
         .into_iter()
-        .filter(|&c| c != at && (many || fits(c)))
+        .filter(|&c| c != at && (many || extent(c) > here))
         .take(8)
         .collect();
     if others.is_empty() {
@@ -496,6 +504,10 @@ pub(crate) fn check_slide(
     }
     Err(diagnose::ambiguous_slide(s.cx, at, &others, edge, down))
 }
+
+/// How many copies of a slidable edge line [`check_slide`] compares with the hunk's place;
+/// with more, every copy counts as another reading.
+const SLIDE_COPIES: usize = 4096;
 
 /// A hunk placed at the trim level or looser, whose first or last line matched only by
 /// ignoring its indentation, while the file line just beyond it equals that line exactly: the

@@ -180,15 +180,23 @@ fn outside_block(
             None => format!("line {}", f + 1),
         })
         .collect();
+    // One place, after the anchor line, with no enclosing header to name: without the anchor
+    // the hunk is searched after the previous hunk and lands there, the only place its lines
+    // occur.
     let suggestion = match (found.len(), headers.first().copied().flatten()) {
         (1, Some(h)) => Some(format!("@@ {}", index.lines().get(h).trim())),
+        (1, None) if found[0] > a.line => Some("@@".to_string()),
         _ => None,
     };
-    let pick = match &suggestion {
+    let pick = match suggestion.as_deref() {
+        Some("@@") => {
+            " If that is the place, drop the anchor (start the hunk with a bare \"@@\"): \
+                       its lines occur only there."
+                .to_string()
+        }
         Some(s) => format!(" If that is the place, use the anchor \"{s}\" instead."),
         None => String::new(),
     };
-    let _ = a;
     Some((
         format!(
             " Its lines are found outside that block, at {}: the anchor and the lines \

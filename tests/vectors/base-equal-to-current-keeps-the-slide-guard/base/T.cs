@@ -1,6 +1,7 @@
     [Test]
     public void A()
     {
+        Run();
     }
 
     [Test]

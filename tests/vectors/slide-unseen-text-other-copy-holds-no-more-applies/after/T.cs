@@ -1,0 +1,19 @@
+    [Test]
+    public void A()
+    {
+    }
+
+    [Test]
+    public void B()
+    {
+    }
+
+    [Test]
+    public void New()
+    {
+    }
+
+    [Test]
+    public void C()
+    {
+    }
