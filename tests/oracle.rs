@@ -271,6 +271,23 @@ fn case(seed: u64) -> (String, String, String) {
         for l in &f.lines[after_start..end.min(n)] {
             body.push_str(&format!(" {l}\n"));
         }
+        if rng.chance(15) {
+            // The model left out one unchanged line between the hunk's first and last line
+            // (SPEC §3.2, a dropped context line): the hunk means the same edit.
+            let ls: Vec<&str> = body.lines().collect();
+            let spots: Vec<usize> = (1..ls.len().saturating_sub(1))
+                .filter(|&i| ls[i].starts_with(' '))
+                .collect();
+            if !spots.is_empty() {
+                let dropped = spots[rng.below(spots.len())];
+                body = ls
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i != dropped)
+                    .map(|(_, l)| format!("{l}\n"))
+                    .collect();
+            }
+        }
         if rng.chance(10) {
             body.push('\n'); // a stray trailing blank context line
         }
