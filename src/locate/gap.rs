@@ -396,18 +396,27 @@ pub(crate) fn unclear_note(
         ),
         _ => String::new(),
     };
-    let sep = if e.message().ends_with('\n') { "" } else { " " };
+    // A corrected hunk would pick one of the two readings: a guess, so it is not offered.
+    let mut diagnostics = e.diagnostics().clone();
+    let mut shown = e.message().to_string();
+    if let Some(c) = diagnostics.corrected_hunk.take() {
+        let offered = format!("Resend the hunk with the file's real lines:\n{c}");
+        shown = shown.replacen(&offered, "", 1);
+    }
+    let sep = if shown.ends_with('\n') || shown.is_empty() {
+        ""
+    } else {
+        " "
+    };
     let message = format!(
-        "{}{sep}The file has line {} ({:?}){between}, which the hunk leaves out; without it the \
+        "{shown}{sep}The file has line {} ({:?}){between}, which the hunk leaves out; without it the \
          hunk has two readings (the added lines before or after it, or the line removed or \
          kept), so it was not applied. Resend the hunk with line {} as an unchanged line where \
          it belongs.",
-        e.message(),
         file_line + 1,
         text,
         file_line + 1,
     );
-    let mut diagnostics = e.diagnostics().clone();
     if diagnostics.candidates.is_empty() {
         diagnostics.candidates = vec![u32::try_from(file_line + 1).unwrap_or(u32::MAX)];
     }
