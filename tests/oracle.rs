@@ -309,7 +309,19 @@ fn case(seed: u64) -> (String, String, String) {
                         .collect()
                 };
                 let (old_side, new_side) = (side('+'), side('-'));
-                if !occurs(&f.lines, &old_side) && !occurs(&f.lines, &new_side) {
+                // Also without its trailing blank lines (the engine retries a hunk so).
+                let trimmed = |v: &[&'_ str]| -> usize {
+                    v.len() - v.iter().rev().take_while(|l| l.trim().is_empty()).count()
+                };
+                let (old_short, new_short) = (
+                    &old_side[..trimmed(&old_side)],
+                    &new_side[..trimmed(&new_side)],
+                );
+                if !occurs(&f.lines, &old_side)
+                    && !occurs(&f.lines, &new_side)
+                    && !occurs(&f.lines, old_short)
+                    && !occurs(&f.lines, new_short)
+                {
                     body = kept.iter().map(|l| format!("{l}\n")).collect();
                 }
             }

@@ -49,8 +49,44 @@ pub(crate) enum Gap {
     /// Several places fit with one line left out (0-based starts, in file order), for windows
     /// of this many lines: refused, and the message names them.
     Ambiguous(Vec<usize>, usize),
+    /// The hunk fits with context relaxed at the first line (0-based) and with a line left
+    /// out at the second (if known): two readings, refused.
+    Both(usize, Option<usize>),
     /// Nothing fits (or the rule does not apply here).
     Nothing,
+}
+
+/// The first line (0-based) of a gap reading, if the gap search found one.
+pub(crate) fn other_start(g: &Gap) -> Option<usize> {
+    match g {
+        Gap::Placed(p) => Some(p.start),
+        Gap::Unclear { file_line, .. } => Some(*file_line),
+        Gap::Ambiguous(starts, _) => starts.first().copied(),
+        Gap::Both(_, at) => *at,
+        Gap::Nothing => None,
+    }
+}
+
+/// The not-found error of a hunk that fits one place with some unchanged lines differing and
+/// another with one unchanged line left out: two readings, so neither was taken.
+pub(crate) fn both_note(e: Error, relaxed_at: usize, gap_at: Option<usize>) -> Error {
+    let sep = if e.message().ends_with('\n') { "" } else { " " };
+    let other = gap_at.map_or(String::new(), |g| format!(" (near line {})", g + 1));
+    let message = format!(
+        "{}{sep}It fits at line {} with some of its unchanged lines differing from the file, and \
+         elsewhere{other} with one unchanged line of the file left out of it: two readings, so \
+         neither was taken. Quote every unchanged line exactly as the file has them.",
+        e.message(),
+        relaxed_at + 1,
+    );
+    let mut diagnostics = e.diagnostics().clone();
+    if diagnostics.candidates.is_empty() {
+        diagnostics.candidates = std::iter::once(relaxed_at)
+            .chain(gap_at)
+            .map(|s| u32::try_from(s + 1).unwrap_or(u32::MAX))
+            .collect();
+    }
+    Error::new(e.status(), message, diagnostics)
 }
 
 /// The work of one gap search: charged to the search budget and to its own allowance.
@@ -89,9 +125,13 @@ struct Fit {
 /// Retries a hunk found nowhere with one of its unchanged lines left out of the patch. Only
 /// when every level may be used (strict mode and a capped level never do), never for an
 /// `*** End of File` hunk or a hunk without at least two old-side lines.
+///
+/// `everywhere`: search the whole file instead of where the hunk is searched (to learn whether
+/// a gap reading exists anywhere, beside a relaxed one).
 pub(crate) fn place(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
+    everywhere: bool,
     budget: &mut Budget,
 ) -> Result<Gap, Error> {
     let hunk = s.cx.hunk;
@@ -106,7 +146,7 @@ pub(crate) fn place(
             continue;
         }
         tried.push(used);
-        match place_used(index, s, used, budget)? {
+        match place_used(index, s, used, everywhere, budget)? {
             Gap::Nothing => continue,
             found => return Ok(found),
         }
@@ -119,6 +159,7 @@ fn place_used(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
     used: usize,
+    everywhere: bool,
     budget: &mut Budget,
 ) -> Result<Gap, Error> {
     let hunk = s.cx.hunk;
@@ -145,8 +186,18 @@ fn place_used(
     }
     let w = m + 1;
     let (first, second): (Range<usize>, Option<Range<usize>>) = match s.anchor {
+        _ if everywhere => (0..n, None),
         Some(a) => (a.block.start..(starts_until(index, a) + w).min(n), None),
-        None if s.region_start > 0 => (s.region_start..n, Some(0..n)),
+        // A window that shares lines with the previous hunk counts too (as in the normal
+        // search, either could be meant): it makes a fit after that hunk ambiguous.
+        None if s.region_start > 0 => {
+            let lo = s
+                .placed
+                .last()
+                .filter(|p| p.old_len > 0 && !p.already_applied)
+                .map_or(s.region_start, |p| (p.start + 1).saturating_sub(w));
+            (lo.min(s.region_start)..n, Some(0..n))
+        }
         None => (0..n, None),
     };
     let allowance = WORK_PER_LINE.saturating_mul((n + m) as u64);
@@ -164,7 +215,10 @@ fn place_used(
         if fits.len() > 1 && !s.opts.first_match {
             return Ok(Gap::Ambiguous(fits.iter().map(|f| f.start).collect(), w));
         }
-        if fit.start < s.region_start && overlapping_hunk(s.placed, fit.start, w).is_some() {
+        if !everywhere
+            && fit.start < s.region_start
+            && overlapping_hunk(s.placed, fit.start, w).is_some()
+        {
             return Ok(Gap::Nothing);
         }
         if !fit.clear {

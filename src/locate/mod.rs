@@ -390,18 +390,26 @@ fn locate_one(
     if let Some(p) = applied::already_applied(index, &s, full, budget)? {
         return Ok(p);
     }
+    // Found nowhere: some context lines the file has otherwise (relaxed), or an unchanged
+    // line the patch left out (a gap, SPEC §3.2). A hunk that fits both ways has two readings
+    // (a model that left out a line makes a window elsewhere look like a changed line), so it
+    // lands only when exactly one of them fits.
     let relaxed = relaxed::place(index, &s, budget)?;
-    if let relaxed::Relaxed::Placed(p) = relaxed {
-        return Ok(p);
-    }
-    // Found nowhere, even relaxed: an unchanged line the patch left out (SPEC §3.2).
     let gap = match relaxed {
-        relaxed::Relaxed::Nothing => gap::place(index, &s, budget)?,
-        _ => gap::Gap::Nothing,
+        relaxed::Relaxed::Ambiguous(..) => gap::Gap::Nothing,
+        // Beside a relaxed reading, a gap reading anywhere in the file is a second one.
+        relaxed::Relaxed::Placed(_) => gap::place(index, &s, true, budget)?,
+        relaxed::Relaxed::Nothing => gap::place(index, &s, false, budget)?,
     };
-    if let gap::Gap::Placed(p) = gap {
-        return Ok(p);
-    }
+    let (relaxed, gap) = match (relaxed, gap) {
+        (relaxed::Relaxed::Placed(p), gap::Gap::Nothing) => return Ok(p),
+        (relaxed::Relaxed::Nothing, gap::Gap::Placed(p)) => return Ok(p),
+        (relaxed::Relaxed::Placed(r), g) => {
+            let other = gap::other_start(&g);
+            (relaxed::Relaxed::Nothing, gap::Gap::Both(r.start, other))
+        }
+        other => other,
+    };
     let e = diagnose::not_found(
         index,
         cx,
@@ -414,6 +422,7 @@ fn locate_one(
     Err(match (relaxed, gap) {
         (relaxed::Relaxed::Ambiguous(starts, m), _) => relaxed::ambiguous_note(e, &starts, m),
         (_, gap::Gap::Ambiguous(starts, m)) => gap::ambiguous_note(e, &starts, m),
+        (_, gap::Gap::Both(relaxed_at, gap_at)) => gap::both_note(e, relaxed_at, gap_at),
         (
             _,
             gap::Gap::Unclear {
