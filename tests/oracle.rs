@@ -194,6 +194,19 @@ struct Edit {
     new: String,
 }
 
+/// True when `lines` occur in a row in `file`, whitespace aside.
+fn occurs(file: &[String], lines: &[&str]) -> bool {
+    let norm = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+    let want: Vec<String> = lines.iter().map(|l| norm(l)).collect();
+    !want.is_empty()
+        && file.len() >= want.len()
+        && (0..=file.len() - want.len()).any(|s| {
+            want.iter()
+                .enumerate()
+                .all(|(k, w)| norm(&file[s + k]) == *w)
+        })
+}
+
 fn indentation(l: &str) -> &str {
     &l[..l.len() - l.trim_start().len()]
 }
@@ -270,6 +283,48 @@ fn case(seed: u64) -> (String, String, String) {
         }
         for l in &f.lines[after_start..end.min(n)] {
             body.push_str(&format!(" {l}\n"));
+        }
+        if rng.chance(15) {
+            // The model left out one unchanged line between the hunk's first and last line
+            // (SPEC §3.2, a dropped context line): the hunk means the same edit.
+            let ls: Vec<&str> = body.lines().collect();
+            let spots: Vec<usize> = (1..ls.len().saturating_sub(1))
+                .filter(|&i| ls[i].starts_with(' '))
+                .collect();
+            if !spots.is_empty() {
+                let dropped = spots[rng.below(spots.len())];
+                let kept: Vec<&str> = ls
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i != dropped)
+                    .map(|(_, l)| *l)
+                    .collect();
+                // Only when the shorter hunk still means the edit: when its old or new side
+                // occurs as written somewhere (whitespace aside), it is a valid hunk for that
+                // place (or an applied one), and no engine could tell what was meant.
+                let side = |skip: char| -> Vec<&str> {
+                    kept.iter()
+                        .filter(|l| !l.starts_with(skip))
+                        .map(|l| &l[1..])
+                        .collect()
+                };
+                let (old_side, new_side) = (side('+'), side('-'));
+                // Also without its trailing blank lines (the engine retries a hunk so).
+                let trimmed = |v: &[&'_ str]| -> usize {
+                    v.len() - v.iter().rev().take_while(|l| l.trim().is_empty()).count()
+                };
+                let (old_short, new_short) = (
+                    &old_side[..trimmed(&old_side)],
+                    &new_side[..trimmed(&new_side)],
+                );
+                if !occurs(&f.lines, &old_side)
+                    && !occurs(&f.lines, &new_side)
+                    && !occurs(&f.lines, old_short)
+                    && !occurs(&f.lines, new_short)
+                {
+                    body = kept.iter().map(|l| format!("{l}\n")).collect();
+                }
+            }
         }
         if rng.chance(10) {
             body.push('\n'); // a stray trailing blank context line
@@ -381,13 +436,32 @@ fn every_success_is_the_intended_edit() {
         match apply(&source, &patch, Mode::Update, &Options::default()) {
             Ok(r) if r.text == want => ok += 1,
             Ok(r) => {
+                // Which rules placed the hunks (old start, flags), to see what went wrong.
+                let how: Vec<String> = r
+                    .hunks
+                    .iter()
+                    .map(|h| {
+                        format!(
+                            "{}:{}{}{}{}",
+                            h.old_start,
+                            h.old_len,
+                            if h.already_applied { " applied" } else { "" },
+                            if h.context_relaxed { " relaxed" } else { "" },
+                            if h.anchor_ignored {
+                                " anchor_ignored"
+                            } else {
+                                ""
+                            },
+                        )
+                    })
+                    .collect();
                 if wrong.len() < 5 {
                     wrong.push(format!(
-                        "seed {seed}: WRONG\n--- source\n{source:?}\n--- patch\n{patch:?}\n--- want\n{want:?}\n--- got\n{:?}",
+                        "seed {seed}: WRONG {how:?}\n--- source\n{source:?}\n--- patch\n{patch:?}\n--- want\n{want:?}\n--- got\n{:?}",
                         r.text
                     ));
                 } else {
-                    wrong.push(format!("seed {seed}"));
+                    wrong.push(format!("seed {seed} {how:?}"));
                 }
             }
             Err(e) => {

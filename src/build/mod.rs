@@ -186,6 +186,13 @@ pub(crate) fn build_update(
     let n = lines.len();
     let mut order: Vec<usize> = (0..placements.len()).collect();
     order.sort_by_key(|&i| (placements[i].start, i));
+    // Each hunk's lines as placed: a gap's file line inserted as context, so that every
+    // old-side line maps to one file line.
+    let bodies: Vec<Cow<'_, [crate::patch::Line]>> = placements
+        .iter()
+        .zip(hunks)
+        .map(|(p, h)| crate::locate::gapped_body(h, p, lines))
+        .collect();
     let mut b = Builder {
         lines,
         fallback: lines.dominant_eol().unwrap_or(Eol::Lf),
@@ -214,7 +221,7 @@ pub(crate) fn build_update(
             bh.new_len = p.old_len;
             continue;
         }
-        let body = &hunk.lines[..p.used_lines];
+        let body = &bodies[hi][..];
         bh.reindented = b
             .hunk(hi, body, p)
             .map_err(|e| inconsistent_indentation(lines, path, hi, hunk, body, &e))?;

@@ -70,6 +70,7 @@ pub(crate) fn already_applied(
             already_applied: true,
             anchor_ignored: false,
             context_relaxed: false,
+            gap: None,
         };
         return Ok(Some(finish(index, &new, p, s.opts)));
     }

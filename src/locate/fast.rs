@@ -243,6 +243,7 @@ fn place(hunks: &[Hunk], probes: &[Probe<'_>]) -> Option<Vec<Placement>> {
             already_applied: false,
             anchor_ignored: false,
             context_relaxed: false,
+            gap: None,
         });
         region_start = start + m;
     }

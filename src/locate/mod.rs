@@ -9,6 +9,7 @@ mod anchor;
 mod applied;
 mod diagnose;
 mod fast;
+mod gap;
 mod index;
 mod postings;
 mod prefilter;
@@ -22,7 +23,7 @@ pub(crate) use index::Budget;
 
 use crate::error::{Diagnostics, Error};
 use crate::options::Options;
-use crate::patch::{Hunk, LineKind};
+use crate::patch::{Hunk, Line, LineKind};
 use crate::text::Lines;
 use anchor::AnchorMatch;
 use index::{LineIndex, Pattern};
@@ -60,6 +61,11 @@ pub(crate) struct Placement {
     /// Found only with some context lines relaxed (they differ from the file, whose lines are
     /// kept): [`relaxed`], SPEC §3.2.
     pub context_relaxed: bool,
+    /// Found only with one file line more than the hunk's old side, inside it (an unchanged
+    /// line the patch left out, [`gap`], SPEC §3.2): the body index (of the lines in use)
+    /// before which that file line is kept as context. `old_len` and `line_levels` count it.
+    /// [`gapped_body`] gives the equivalent body, whose lines map to the file one to one.
+    pub gap: Option<usize>,
 }
 
 impl Placement {
@@ -253,6 +259,36 @@ fn overlaps(p: &Placement, start: usize, len: usize) -> bool {
     }
 }
 
+/// The lines in use of `hunk` as `p` places them: with a gap ([`Placement::gap`]), the file's
+/// line the patch left out is inserted there as a context line (its text taken from the file),
+/// so that the old side maps to the file's lines one to one; without one, the lines as written.
+/// The builder, re-indentation and typography work on this body.
+pub(crate) fn gapped_body<'h>(
+    hunk: &'h Hunk,
+    p: &Placement,
+    lines: &Lines<'_>,
+) -> std::borrow::Cow<'h, [Line]> {
+    let body = &hunk.lines[..p.used_lines.min(hunk.lines.len())];
+    let Some(g) = p.gap.filter(|&g| g <= body.len()) else {
+        return std::borrow::Cow::Borrowed(body);
+    };
+    let before = body[..g].iter().filter(|l| l.kind != LineKind::Add).count();
+    let at = p.start + before;
+    if at >= lines.len() {
+        return std::borrow::Cow::Borrowed(body);
+    }
+    let patch_line = body.get(g).map_or(hunk.patch_line, |l| l.patch_line);
+    let mut v = Vec::with_capacity(body.len() + 1);
+    v.extend_from_slice(&body[..g]);
+    v.push(Line {
+        kind: LineKind::Context,
+        text: lines.get(at).to_string(),
+        patch_line,
+    });
+    v.extend_from_slice(&body[g..]);
+    std::borrow::Cow::Owned(v)
+}
+
 /// The body lines of the hunk in use, old side only.
 fn old_side(hunk: &Hunk, used: usize) -> Vec<&str> {
     hunk.lines[..used]
@@ -384,10 +420,26 @@ fn locate_once(
     if let Some(p) = applied::already_applied(index, &s, full, budget)? {
         return Ok(p);
     }
+    // Found nowhere: some context lines the file has otherwise (relaxed), or an unchanged
+    // line the patch left out (a gap, SPEC §3.2). A hunk that fits both ways has two readings
+    // (a model that left out a line makes a window elsewhere look like a changed line), so it
+    // lands only when exactly one of them fits.
     let relaxed = relaxed::place(index, &s, budget)?;
-    if let relaxed::Relaxed::Placed(p) = relaxed {
-        return Ok(p);
-    }
+    let gap = match relaxed {
+        relaxed::Relaxed::Ambiguous(..) => gap::Gap::Nothing,
+        // Beside a relaxed reading, a gap reading anywhere in the file is a second one.
+        relaxed::Relaxed::Placed(_) => gap::place(index, &s, true, budget)?,
+        relaxed::Relaxed::Nothing => gap::place(index, &s, false, budget)?,
+    };
+    let (relaxed, gap) = match (relaxed, gap) {
+        (relaxed::Relaxed::Placed(p), gap::Gap::Nothing) => return Ok(p),
+        (relaxed::Relaxed::Nothing, gap::Gap::Placed(p)) => return Ok(p),
+        (relaxed::Relaxed::Placed(r), g) => {
+            let other = gap::other_start(&g);
+            (relaxed::Relaxed::Nothing, gap::Gap::Both(r.start, other))
+        }
+        other => other,
+    };
     let e = diagnose::not_found(
         index,
         cx,
@@ -397,8 +449,17 @@ fn locate_once(
         opts,
         budget,
     );
-    Err(match relaxed {
-        relaxed::Relaxed::Ambiguous(starts, m) => relaxed::ambiguous_note(e, &starts, m),
+    Err(match (relaxed, gap) {
+        (relaxed::Relaxed::Ambiguous(starts, m), _) => relaxed::ambiguous_note(e, &starts, m),
+        (_, gap::Gap::Ambiguous(starts, m)) => gap::ambiguous_note(e, &starts, m),
+        (_, gap::Gap::Both(relaxed_at, gap_at)) => gap::both_note(e, relaxed_at, gap_at),
+        (
+            _,
+            gap::Gap::Unclear {
+                file_line,
+                body_index,
+            },
+        ) => gap::unclear_note(e, cx, index, file_line, body_index),
         _ => e,
     })
 }
@@ -514,6 +575,7 @@ fn place_end_of_file(
             already_applied: false,
             anchor_ignored: false,
             context_relaxed: false,
+            gap: None,
         };
         let mut pattern = Pattern::new(old.clone());
         if let Some(p) = place_at_end(index, &mut pattern, s, &base, budget)? {
@@ -580,6 +642,7 @@ fn place(
         already_applied: false,
         anchor_ignored: false,
         context_relaxed: false,
+        gap: None,
     };
     if old.is_empty() {
         return Ok(Some(place_insertion(index, s, base)));

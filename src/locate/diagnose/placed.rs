@@ -43,7 +43,14 @@ pub(crate) fn fuzz_limit(cx: &HunkRef<'_>, p: &Placement, total: u32, max: u32) 
 pub(crate) fn removed_lines(hunk: &Hunk, p: &Placement) -> Vec<usize> {
     let mut f = p.start;
     let mut out = Vec::new();
-    for l in &hunk.lines[..p.used_lines.min(hunk.lines.len())] {
+    for (i, l) in hunk.lines[..p.used_lines.min(hunk.lines.len())]
+        .iter()
+        .enumerate()
+    {
+        if p.gap == Some(i) {
+            // The file's line the patch left out, kept as context.
+            f += 1;
+        }
         match l.kind {
             LineKind::Context => f += 1,
             LineKind::Delete => {

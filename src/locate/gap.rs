@@ -1,0 +1,565 @@
+//! A dropped context line (SPEC §3.2): a hunk whose old side is found nowhere, even with its
+//! context relaxed, is retried at places where the file has exactly one line more than the old
+//! side, inside it (between two of its lines), while every old-side line matches at a level.
+//! That is what a model that left out one unchanged line writes. The file's extra line is kept
+//! as context; the hunk lands only when the place is unique where the hunk is searched and the
+//! patch has one reading there.
+//!
+//! One reading: the extra line sits between two old-side lines. When the patch adds lines
+//! there without removing any (a pure insertion point), the added lines could go before or
+//! after the file's line, and the hunk is refused with a message that names the line. When the
+//! added lines follow a removed line, they take its place and the file's line follows them.
+//! When the extra line sits between two removed lines, it may have been a removed line the
+//! model left out, and the hunk is refused too.
+
+use std::ops::Range;
+
+use super::index::{Budget, LineIndex, Pattern};
+use super::search::{self, starts_until};
+use super::{finish, gapped_body, overlapping_hunk, without_blank_tail, HunkRef, Level};
+use super::{Placement, Search};
+use crate::error::{Error, Status};
+use crate::patch::{Hunk, LineKind};
+
+/// The fuzz of a hunk placed over a gap: as much as one relaxed context line.
+pub(crate) const GAP_FUZZ: u32 = super::relaxed::RELAXED_FUZZ;
+
+/// At least this many lines of the old side that say something (three letters or digits)
+/// must match the file around the gap.
+const MIN_TELLING: usize = 2;
+
+/// The gap search of one hunk may do this many units of work per line of the file and the old
+/// side; past that it gives up (the hunk stays not found, never a search-budget error), so a
+/// hunk found nowhere costs time linear in the input. Its work is charged to the search budget
+/// too.
+const WORK_PER_LINE: u64 = 32;
+
+/// Two readings of one window whose extra line could be any of a run of equal lines: beyond
+/// this many, the window is not taken (each is checked line by line).
+const MAX_SPAN: usize = 8;
+
+/// What the gap retry found.
+pub(crate) enum Gap {
+    /// One place and one reading: the placement, flagged `context_relaxed`, with its gap.
+    Placed(Placement),
+    /// One place, but the patch has two readings there: the file's line (0-based) the patch
+    /// leaves out, and the body index it would go before. The hunk is refused; the message
+    /// names the line.
+    Unclear { file_line: usize, body_index: usize },
+    /// Several places fit with one line left out (0-based starts, in file order), for windows
+    /// of this many lines: refused, and the message names them.
+    Ambiguous(Vec<usize>, usize),
+    /// The hunk fits with context relaxed at the first line (0-based) and with a line left
+    /// out at the second (if known): two readings, refused.
+    Both(usize, Option<usize>),
+    /// Nothing fits (or the rule does not apply here).
+    Nothing,
+}
+
+/// The first line (0-based) of a gap reading, if the gap search found one.
+pub(crate) fn other_start(g: &Gap) -> Option<usize> {
+    match g {
+        Gap::Placed(p) => Some(p.start),
+        Gap::Unclear { file_line, .. } => Some(*file_line),
+        Gap::Ambiguous(starts, _) => starts.first().copied(),
+        Gap::Both(_, at) => *at,
+        Gap::Nothing => None,
+    }
+}
+
+/// The not-found error of a hunk that fits one place with some unchanged lines differing and
+/// another with one unchanged line left out: two readings, so neither was taken.
+pub(crate) fn both_note(e: Error, relaxed_at: usize, gap_at: Option<usize>) -> Error {
+    let sep = if e.message().ends_with('\n') { "" } else { " " };
+    let other = gap_at.map_or(String::new(), |g| format!(" (near line {})", g + 1));
+    let message = format!(
+        "{}{sep}It fits at line {} with some of its unchanged lines differing from the file, and \
+         elsewhere{other} with one unchanged line of the file left out of it: two readings, so \
+         neither was taken. Quote every unchanged line exactly as the file has them.",
+        e.message(),
+        relaxed_at + 1,
+    );
+    let mut diagnostics = e.diagnostics().clone();
+    if diagnostics.candidates.is_empty() {
+        diagnostics.candidates = std::iter::once(relaxed_at)
+            .chain(gap_at)
+            .map(|s| u32::try_from(s + 1).unwrap_or(u32::MAX))
+            .collect();
+    }
+    Error::new(e.status(), message, diagnostics)
+}
+
+/// The work of one gap search: charged to the search budget and to its own allowance.
+struct Meter<'b> {
+    global: &'b mut Budget,
+    local: Budget,
+}
+
+impl Meter<'_> {
+    /// Charges `units`; `Ok(false)` when the gap search must give up.
+    fn charge(&mut self, units: u64) -> Result<bool, Error> {
+        self.global.charge(units)?;
+        Ok(self.local.charge(units).is_ok())
+    }
+}
+
+/// One line of the old side: its text, whether it is a `-` line, and its body index.
+struct OldLine<'h> {
+    text: &'h str,
+    deleted: bool,
+    body: usize,
+}
+
+/// A window of the file (`m + 1` lines from `start`) where the old side fits with the file's
+/// line `start + gap` left out of the patch.
+struct Fit {
+    start: usize,
+    /// The old-side index the file's extra line comes before (1..m).
+    gap: usize,
+    /// The loosest level among the old-side lines.
+    level: Level,
+    /// The reading is clear (see the module documentation).
+    clear: bool,
+}
+
+/// Retries a hunk found nowhere with one of its unchanged lines left out of the patch. Only
+/// when every level may be used (strict mode and a capped level never do), never for an
+/// `*** End of File` hunk or a hunk without at least two old-side lines.
+///
+/// `everywhere`: search the whole file instead of where the hunk is searched (to learn whether
+/// a gap reading exists anywhere, beside a relaxed one).
+pub(crate) fn place(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    everywhere: bool,
+    budget: &mut Budget,
+) -> Result<Gap, Error> {
+    let hunk = s.cx.hunk;
+    if s.opts.max_level < Level::Fold || hunk.end_of_file {
+        return Ok(Gap::Nothing);
+    }
+    let full = hunk.lines.len();
+    let short = without_blank_tail(hunk);
+    let mut tried = Vec::with_capacity(2);
+    for used in [full, short] {
+        if tried.contains(&used) {
+            continue;
+        }
+        tried.push(used);
+        match place_used(index, s, used, everywhere, budget)? {
+            Gap::Nothing => continue,
+            found => return Ok(found),
+        }
+    }
+    Ok(Gap::Nothing)
+}
+
+/// [`place`] for the first `used` body lines.
+fn place_used(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    used: usize,
+    everywhere: bool,
+    budget: &mut Budget,
+) -> Result<Gap, Error> {
+    let hunk = s.cx.hunk;
+    let old: Vec<OldLine<'_>> = hunk.lines[..used]
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.kind != LineKind::Add)
+        .map(|(body, l)| OldLine {
+            text: l.text.as_str(),
+            deleted: l.kind == LineKind::Delete,
+            body,
+        })
+        .collect();
+    let m = old.len();
+    let n = index.len();
+    if m < 2 || m >= n || old.iter().filter(|l| telling(l.text)).count() < MIN_TELLING {
+        return Ok(Gap::Nothing);
+    }
+    // The lines as written fit somewhere (outside the anchor's block, over a placed hunk):
+    // they and the search disagree, and a gap must not overrule them.
+    let mut written = Pattern::new(old.iter().map(|l| l.text).collect());
+    if search::candidates(index, &mut written, s.opts, 0..n, budget)?.is_some() {
+        return Ok(Gap::Nothing);
+    }
+    let w = m + 1;
+    let (first, second): (Range<usize>, Option<Range<usize>>) = match s.anchor {
+        _ if everywhere => (0..n, None),
+        Some(a) => (a.block.start..(starts_until(index, a) + w).min(n), None),
+        // A window that shares lines with the previous hunk counts too (as in the normal
+        // search, either could be meant): it makes a fit after that hunk ambiguous.
+        None if s.region_start > 0 => {
+            let lo = s
+                .placed
+                .last()
+                .filter(|p| p.old_len > 0 && !p.already_applied)
+                .map_or(s.region_start, |p| (p.start + 1).saturating_sub(w));
+            (lo.min(s.region_start)..n, Some(0..n))
+        }
+        None => (0..n, None),
+    };
+    let allowance = WORK_PER_LINE.saturating_mul((n + m) as u64);
+    for range in std::iter::once(first).chain(second) {
+        let mut meter = Meter {
+            global: budget,
+            local: Budget::new(allowance),
+        };
+        let Some(fits) = fits_in(index, s, &old, range, &mut meter)? else {
+            return Ok(Gap::Nothing);
+        };
+        let Some(fit) = fits.first() else {
+            continue;
+        };
+        if fits.len() > 1 && !s.opts.first_match {
+            return Ok(Gap::Ambiguous(fits.iter().map(|f| f.start).collect(), w));
+        }
+        if !everywhere
+            && fit.start < s.region_start
+            && overlapping_hunk(s.placed, fit.start, w).is_some()
+        {
+            return Ok(Gap::Nothing);
+        }
+        if !fit.clear {
+            return Ok(Gap::Unclear {
+                file_line: fit.start + fit.gap,
+                body_index: old[fit.gap].body,
+            });
+        }
+        return checked_placement(index, s, &old, used, fit, fits.len(), budget);
+    }
+    Ok(Gap::Nothing)
+}
+
+/// True when a line is evidence of a place: it holds at least three letters or digits.
+fn telling(line: &str) -> bool {
+    line.chars().filter(|c| c.is_alphanumeric()).take(3).count() == 3
+}
+
+/// Every window of `range` where the old side fits with one file line more inside it, in
+/// file order; `None` when the search gave up. Candidate windows come from the hits of one
+/// line every such window must match (a telling `-` line if any, else a telling line).
+fn fits_in(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    old: &[OldLine<'_>],
+    range: Range<usize>,
+    meter: &mut Meter<'_>,
+) -> Result<Option<Vec<Fit>>, Error> {
+    let m = old.len();
+    let w = m + 1;
+    let max = s.opts.max_level;
+    if range.end < range.start || range.end - range.start < w {
+        return Ok(Some(Vec::new()));
+    }
+    let last_start = range.end - w;
+    // Stable: telling `-` lines, other `-` lines, telling context lines, the rest.
+    let Some(k) = (0..m).min_by_key(|&k| (!old[k].deleted, !telling(old[k].text), k)) else {
+        return Ok(Some(Vec::new()));
+    };
+    // Line k of a window starting at `start` is the file's line start + k (gap after it) or
+    // start + k + 1 (gap before it).
+    let lines = range.start + k..last_start + k + 2;
+    let Ok(hits) = index.find_line(old[k].text, max, false, lines, usize::MAX, &mut meter.local)
+    else {
+        return Ok(None);
+    };
+    meter.global.charge((last_start + 2 - range.start) as u64)?;
+    let mut starts: Vec<usize> = Vec::with_capacity(hits.len() * 2);
+    for h in hits {
+        if k > 0 && h > k {
+            starts.push(h - k - 1);
+        }
+        if k + 1 < m && h >= k {
+            starts.push(h - k);
+        }
+    }
+    starts.retain(|&st| st >= range.start && st <= last_start);
+    starts.sort_unstable();
+    starts.dedup();
+    let mut fits = Vec::new();
+    for start in starts {
+        if !meter.charge(2 * m as u64)? {
+            return Ok(None);
+        }
+        if let Some(fit) = fit_at(index, old, start, max) {
+            fits.push(fit);
+        }
+    }
+    Ok(Some(fits))
+}
+
+/// The fit of the window at `start`, if the old side matches its `m + 1` lines with one of the
+/// inner lines left out.
+fn fit_at(index: &mut LineIndex<'_>, old: &[OldLine<'_>], start: usize, max: Level) -> Option<Fit> {
+    let m = old.len();
+    // The longest prefix of the old side matching from `start`, and the longest suffix
+    // matching up to `start + m` (the window's last line).
+    let prefix = (0..m)
+        .take_while(|&k| index.line_level(start + k, old[k].text, max).is_some())
+        .count();
+    if prefix == m {
+        // The old side fits as written here: no gap (the normal search set it aside).
+        return None;
+    }
+    let suffix = (0..m)
+        .rev()
+        .take_while(|&k| index.line_level(start + k + 1, old[k].text, max).is_some())
+        .count();
+    // A gap before old line g: lines 0..g match from start, lines g..m from start + g + 1.
+    let lo = (m - suffix).max(1);
+    let hi = prefix.min(m - 1);
+    if lo > hi || hi - lo > MAX_SPAN {
+        return None;
+    }
+    let mut level = Level::Exact;
+    for (k, l) in old.iter().enumerate() {
+        let at = if k < lo { start + k } else { start + k + 1 };
+        level = level.max(index.line_level(at, l.text, max)?);
+    }
+    // Several gaps fit when the extra line is one of a run of equal lines: one reading only
+    // when they all give the same text (context lines, nothing added between them).
+    let same = (lo..hi).all(|g| !old[g].deleted && old[g + 1].body == old[g].body + 1)
+        && (lo..=hi).all(|g| index.lines().get(start + g) == index.lines().get(start + lo));
+    let clear = (lo..=hi).all(|g| one_reading(old, g)) && (lo == hi || same);
+    Some(Fit {
+        start,
+        gap: lo,
+        level,
+        clear,
+    })
+}
+
+/// True when a file line between old lines `g - 1` and `g` has one reading: not between two
+/// `-` lines (it may have been one the model left out), and not beside added lines that
+/// remove nothing before them (they could go before or after it).
+fn one_reading(old: &[OldLine<'_>], g: usize) -> bool {
+    let (before, after) = (&old[g - 1], &old[g]);
+    let adds_between = after.body > before.body + 1;
+    let inside_removal = before.deleted && after.deleted;
+    let beside_insertion = adds_between && !before.deleted;
+    !inside_removal && !beside_insertion
+}
+
+/// The placement of `fit`, if the checks of an ordinary placement hold for the equivalent
+/// hunk (the file's line inserted as context).
+fn checked_placement(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    old: &[OldLine<'_>],
+    used: usize,
+    fit: &Fit,
+    candidates: usize,
+    budget: &mut Budget,
+) -> Result<Gap, Error> {
+    let hunk = s.cx.hunk;
+    let w = old.len() + 1;
+    let gap_body = old[fit.gap].body;
+    let anchor_fuzz = s.anchor.map_or(0, |a| a.fuzz);
+    let mut p = Placement {
+        start: fit.start,
+        old_len: w,
+        used_lines: used,
+        level: fit.level,
+        line_levels: Vec::new(),
+        fuzz: anchor_fuzz
+            .saturating_add(fit.level.fuzz())
+            .saturating_add(GAP_FUZZ),
+        candidates: u32::try_from(candidates).unwrap_or(u32::MAX),
+        out_of_order: fit.start < s.region_start,
+        end_of_file: false,
+        already_applied: false,
+        anchor_ignored: false,
+        context_relaxed: true,
+        gap: Some(gap_body),
+    };
+    // The equivalent hunk: the file's line inserted as context; the ordinary checks run on it.
+    let body = gapped_body(hunk, &p, index.lines()).into_owned();
+    let equivalent = Hunk {
+        anchors: hunk.anchors.clone(),
+        lines: body,
+        end_of_file: hunk.end_of_file,
+        old_no_newline: hunk.old_no_newline,
+        new_no_newline: hunk.new_no_newline,
+        patch_line: hunk.patch_line,
+    };
+    let texts: Vec<&str> = equivalent
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| l.text.as_str())
+        .collect();
+    p = finish(index, &texts, p, s.opts);
+    let cx = HunkRef {
+        path: s.cx.path,
+        hunk_index: s.cx.hunk_index,
+        hunk: &equivalent,
+        seen: s.cx.seen,
+        next: s.cx.next,
+    };
+    let es = Search {
+        cx: &cx,
+        region_start: s.region_start,
+        anchor: s.anchor,
+        placed: s.placed,
+        ranges: s.ranges,
+        prev_hunk: s.prev_hunk,
+        opts: s.opts,
+    };
+    let q = Placement {
+        used_lines: used + 1,
+        gap: None,
+        ..p.clone()
+    };
+    let checked = search::check_slide(index, &es, &q, budget)
+        .and_then(|()| search::check_edge_indent(index, &es, &q, budget))
+        .and_then(|()| search::check_open_start(&es, &q))
+        .and_then(|()| search::check_open_end(index, &es, &q))
+        .and_then(|()| search::check_indent_map(index, &es, &q));
+    match checked {
+        Ok(()) => Ok(Gap::Placed(p)),
+        Err(e) if e.status() == Status::SearchBudget => Err(e),
+        Err(_) => Ok(Gap::Nothing),
+    }
+}
+
+/// The not-found error of a hunk that fits one place with a line left out, but with two
+/// readings there: the message names the file's line and asks for the hunk with it.
+pub(crate) fn unclear_note(
+    e: Error,
+    cx: &HunkRef<'_>,
+    index: &LineIndex<'_>,
+    file_line: usize,
+    body_index: usize,
+) -> Error {
+    let lines = index.lines();
+    let text = lines.get(file_line);
+    let body = &cx.hunk.lines;
+    let (before, after) = (
+        body[..body_index.min(body.len())]
+            .iter()
+            .rev()
+            .find(|l| l.kind != LineKind::Add),
+        body.get(body_index),
+    );
+    let between = match (before, after) {
+        (Some(b), Some(a)) => format!(
+            " between {:?} (patch line {}) and {:?} (patch line {})",
+            b.text, b.patch_line, a.text, a.patch_line
+        ),
+        _ => String::new(),
+    };
+    // A corrected hunk would pick one of the two readings: a guess, so it is not offered.
+    let mut diagnostics = e.diagnostics().clone();
+    let mut shown = e.message().to_string();
+    if let Some(c) = diagnostics.corrected_hunk.take() {
+        let offered = format!("Resend the hunk with the file's real lines:\n{c}");
+        shown = shown.replacen(&offered, "", 1);
+    }
+    let sep = if shown.ends_with('\n') || shown.is_empty() {
+        ""
+    } else {
+        " "
+    };
+    let message = format!(
+        "{shown}{sep}The file has line {} ({:?}){between}, which the hunk leaves out; without it the \
+         hunk has two readings (the added lines before or after it, or the line removed or \
+         kept), so it was not applied. Resend the hunk with line {} as an unchanged line where \
+         it belongs.",
+        file_line + 1,
+        text,
+        file_line + 1,
+    );
+    if diagnostics.candidates.is_empty() {
+        diagnostics.candidates = vec![u32::try_from(file_line + 1).unwrap_or(u32::MAX)];
+    }
+    Error::new(e.status(), message, diagnostics)
+}
+
+/// The not-found error of a hunk that fits several places with one of its unchanged lines
+/// left out: the message names them (1-based line ranges) and why none was taken.
+pub(crate) fn ambiguous_note(e: Error, starts: &[usize], w: usize) -> Error {
+    let shown: Vec<String> = starts
+        .iter()
+        .take(5)
+        .map(|&s| format!("{}–{}", s + 1, s + w))
+        .collect();
+    let more = if starts.len() > shown.len() {
+        format!(" and {} more", starts.len() - shown.len())
+    } else {
+        String::new()
+    };
+    let sep = if e.message().ends_with('\n') { "" } else { " " };
+    let message = format!(
+        "{}{sep}With one unchanged line of the file left out of the hunk it fits {} places \
+         (lines {}{more}), so none was taken: quote every unchanged line between the hunk's \
+         first and last line, exactly as the file has them.",
+        e.message(),
+        starts.len(),
+        shown.join(", "),
+    );
+    let mut diagnostics = e.diagnostics().clone();
+    if diagnostics.candidates.is_empty() {
+        diagnostics.candidates = starts
+            .iter()
+            .map(|&s| u32::try_from(s + 1).unwrap_or(u32::MAX))
+            .collect();
+    }
+    Error::new(e.status(), message, diagnostics)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn old(spec: &[(&'static str, bool, usize)]) -> Vec<OldLine<'static>> {
+        spec.iter()
+            .map(|&(text, deleted, body)| OldLine {
+                text,
+                deleted,
+                body,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_gap_beside_a_pure_insertion_has_two_readings() {
+        // ` a`, `+X`, ` c`: the file's line between a and c could go before or after X.
+        let o = old(&[("a", false, 0), ("c", false, 2)]);
+        assert!(!one_reading(&o, 1));
+        // ` a`, ` c`: one reading.
+        let o = old(&[("a", false, 0), ("c", false, 1)]);
+        assert!(one_reading(&o, 1));
+        // `-b`, `+B`, ` c`: B takes b's place, the file's line follows it.
+        let o = old(&[("b", true, 0), ("c", false, 2)]);
+        assert!(one_reading(&o, 1));
+        // `-b1`, `-b2`: the left-out line may have been removed too.
+        let o = old(&[("b1", true, 0), ("b2", true, 1)]);
+        assert!(!one_reading(&o, 1));
+        // ` a`, `+X`, `-b`: X could go before or after the file's line.
+        let o = old(&[("a", false, 0), ("b", true, 2)]);
+        assert!(!one_reading(&o, 1));
+    }
+
+    #[test]
+    fn a_hopeless_gap_search_gives_up_and_the_hunk_stays_not_found() {
+        // Every window of a file of one repeated line is a candidate: the gap search spends
+        // its allowance and gives up, leaving the not-found error.
+        let text = "same line here\n".repeat(50_000);
+        let mut patch = String::from("@@\n");
+        patch.push_str(&" same line here\n".repeat(40));
+        patch.push_str(" missing line\n");
+        patch.push_str(&" same line here\n".repeat(40));
+        patch.push_str("+added()\n");
+        patch.push_str(" same line here\n");
+        let e = crate::apply(
+            &text,
+            &patch,
+            crate::Mode::Update,
+            &crate::Options::default(),
+        )
+        .unwrap_err();
+        assert_eq!(e.status(), Status::ContextNotFound, "{}", e.message());
+    }
+}
