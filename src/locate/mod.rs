@@ -11,6 +11,7 @@ mod diagnose;
 mod fast;
 mod index;
 mod postings;
+mod raw;
 mod relaxed;
 mod search;
 
@@ -18,6 +19,7 @@ pub(crate) use crate::level::Level;
 
 pub(crate) use crate::level::fold_single;
 pub(crate) use index::Budget;
+pub(crate) use raw::update as raw_update;
 
 use crate::error::{Diagnostics, Error};
 use crate::options::Options;
