@@ -3,9 +3,9 @@
 
 use std::str::FromStr;
 
-use crate::build::{build_add, build_update};
+use crate::build::{build_add, build_update, Built};
 use crate::error::{Diagnostics, Error, Status};
-use crate::locate::locate_hunks;
+use crate::locate::{locate_hunks, raw_update, Placement};
 use crate::merge;
 use crate::options::{DiffStyle, Options};
 use crate::patch::{FileOp, Hunk, LineKind, OpKind, Patch};
@@ -312,6 +312,12 @@ fn update_on(
 /// model saw when it wrote the patch (a base), see [`crate::locate::locate_hunks`].
 fn update(source: &str, op: &FileOp, opts: &Options, seen: bool) -> Result<ApplyResult, Error> {
     let (bom, body) = strip_bom(source);
+    // Every hunk exact, unique and in order in LF text: placed and built from the raw bytes,
+    // without splitting the file into lines (the same result; see `locate::raw`).
+    if let Some(mut a) = update_raw(body, bom, op, opts) {
+        a.source = source.to_string();
+        return Ok(a);
+    }
     let lines = Lines::split(body);
     let mut a = update_lines(&lines, bom, op, opts, seen)?;
     // A diff, when wanted, reads the original lines from the index the apply already made
@@ -338,6 +344,18 @@ fn update_lines(
     let placements =
         locate_hunks(lines, &op.hunks, &op.path, opts, seen).map_err(|e| e.with_path(&op.path))?;
     let built = build_update(lines, bom, &op.hunks, &placements, &op.path, opts)?;
+    Ok(updated(op, placements, built))
+}
+
+/// [`update_lines`] over the text after the BOM without splitting it into lines, when
+/// [`raw_update`] can answer (else `None`: the line path runs).
+fn update_raw(body: &str, bom: bool, op: &FileOp, opts: &Options) -> Option<ApplyResult> {
+    let (placements, built) = raw_update(body, bom, &op.hunks, &op.path, opts)?;
+    Some(updated(op, placements, built))
+}
+
+/// The result of an update from its placements and built text (`source` left empty).
+fn updated(op: &FileOp, placements: Vec<Placement>, built: Built) -> ApplyResult {
     let hunks = placements
         .iter()
         .zip(&built.hunks)
@@ -362,7 +380,7 @@ fn update_lines(
         })
         .collect::<Vec<_>>();
     drop(placements);
-    Ok(ApplyResult {
+    ApplyResult {
         text: built.text,
         source: String::new(),
         path: (!op.path.is_empty()).then(|| op.path.clone()),
@@ -372,7 +390,7 @@ fn update_lines(
         diff: Vec::new(),
         segments: Vec::new(),
         changes: built.changes,
-    })
+    }
 }
 
 /// The result of one file operation of a multi-file patch.
@@ -662,6 +680,10 @@ fn apply_to_source<S: AsRef<[u8]>>(
 /// [`update`] of a source the caller gave away: its buffer becomes the result's `source`.
 fn owned_update(source: String, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
     let (bom, body) = strip_bom(&source);
+    if let Some(mut a) = update_raw(body, bom, op, opts) {
+        a.source = source;
+        return Ok(a);
+    }
     let lines = Lines::split(body);
     let mut a = update_lines(&lines, bom, op, opts, false)?;
     // The diff (when wanted) reads the index, then the index is freed and the buffer moved in.

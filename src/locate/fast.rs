@@ -48,7 +48,7 @@ struct Probe<'h> {
 }
 
 /// Whether a hunk is one the fast path can place exactly as the full path would.
-fn eligible(hunk: &Hunk) -> bool {
+pub(crate) fn eligible(hunk: &Hunk) -> bool {
     let body = &hunk.lines;
     let k = body.len();
     if !hunk.anchors.is_empty() || hunk.end_of_file || k == 0 {
@@ -71,6 +71,15 @@ fn eligible(hunk: &Hunk) -> bool {
         return false;
     }
     true
+}
+
+/// Whether an old side can be compared exactly: not empty, and no line ending in whitespace
+/// (its trim-end form would differ) or holding a line break.
+pub(crate) fn plain_old_side(old: &[&str]) -> bool {
+    !old.is_empty()
+        && !old
+            .iter()
+            .any(|l| ends_in_ws(l) || l.contains(['\n', '\r']))
 }
 
 fn ends_in_ws(s: &str) -> bool {
@@ -106,12 +115,7 @@ fn probes<'h>(hunks: &'h [Hunk], n: usize, opts: &Options) -> Option<Vec<Probe<'
     let mut probes: Vec<Probe<'_>> = Vec::with_capacity(hunks.len());
     for hunk in hunks {
         let old = old_side(hunk, hunk.lines.len());
-        if old.is_empty()
-            || old.len() > n
-            || old
-                .iter()
-                .any(|l| ends_in_ws(l) || l.contains(['\n', '\r']))
-        {
+        if old.len() > n || !plain_old_side(&old) {
             return None;
         }
         // The longest line, the first of equals: long lines are the rarest in code.
@@ -339,8 +343,45 @@ mod tests {
         (text, diff)
     }
 
+    /// Generated cases: 20,000, or `V4A_FAST_CASES` for a longer run.
+    fn seeds() -> std::ops::Range<u64> {
+        let n = std::env::var("V4A_FAST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20_000);
+        0..n
+    }
+
     fn outcome(r: &Result<Vec<Placement>, Error>) -> String {
         format!("{r:?}")
+    }
+
+    /// When the raw path answers `text`'s hunks, its placements, text, hunk ranges and changes
+    /// are the full path's (`full`, then the line builder), with and without a BOM. `Some`
+    /// (whether the text has a line ending in whitespace) when it answered.
+    fn raw_agrees(
+        text: &str,
+        lines: &Lines<'_>,
+        hunks: &[Hunk],
+        opts: &Options,
+        full: &Result<Vec<Placement>, Error>,
+        seed: u64,
+    ) -> Option<bool> {
+        let bom = seed % 3 == 0;
+        let (placed, built) = super::super::raw::update(text, bom, hunks, "f", opts)?;
+        let want = full.as_ref().unwrap_or_else(|e| {
+            panic!("seed {seed}: raw path placed {text:?}, full path refused: {e:?}")
+        });
+        assert_eq!(&placed, want, "seed {seed}: text {text:?}");
+        let line_built = crate::build::build_update(lines, bom, hunks, want, "f", opts)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        assert_eq!(built.text, line_built.text, "seed {seed}: text {text:?}");
+        assert_eq!(built.hunks, line_built.hunks, "seed {seed}: text {text:?}");
+        assert_eq!(
+            built.changes, line_built.changes,
+            "seed {seed}: text {text:?}"
+        );
+        Some(text.split('\n').any(|l| l.ends_with([' ', '\t'])))
     }
 
     /// The fast path answers only when the full path gives the same answer, and it answers
@@ -348,7 +389,8 @@ mod tests {
     #[test]
     fn fast_path_agrees_with_the_full_path() {
         let (mut answered, mut refused) = (0, 0);
-        for seed in 0..20_000u64 {
+        let (mut raw_answered, mut raw_ws) = (0, 0);
+        for seed in seeds() {
             let (text, diff) = case(seed);
             let Ok(patch) = Patch::parse(&diff) else {
                 continue;
@@ -362,10 +404,14 @@ mod tests {
                     ..Options::default()
                 },
             ] {
+                let full = locate_full(&lines, hunks, "f", &opts);
+                if let Some(raw) = raw_agrees(&text, &lines, hunks, &opts, &full, seed) {
+                    raw_answered += 1;
+                    raw_ws += usize::from(raw);
+                }
                 let Some(fast) = locate(&lines, hunks, "f", &opts) else {
                     continue;
                 };
-                let full = locate_full(&lines, hunks, "f", &opts);
                 assert_eq!(
                     outcome(&fast),
                     outcome(&full),
@@ -380,6 +426,10 @@ mod tests {
         assert!(
             answered > 2_000,
             "the fast path answered only {answered} times"
+        );
+        assert!(
+            raw_answered > 1_000 && raw_ws > 300,
+            "the raw path answered only {raw_answered} times ({raw_ws} with trailing-whitespace lines)"
         );
         // The fast path itself never decides a refusal except the shared overlap check.
         assert!(refused <= answered / 10, "{refused} refusals of {answered}");

@@ -13,6 +13,7 @@ mod gap;
 mod index;
 mod postings;
 mod prefilter;
+mod raw;
 mod relaxed;
 mod search;
 
@@ -20,6 +21,7 @@ pub(crate) use crate::level::Level;
 
 pub(crate) use crate::level::fold_single;
 pub(crate) use index::Budget;
+pub(crate) use raw::update as raw_update;
 
 use crate::error::{Diagnostics, Error};
 use crate::options::Options;
