@@ -219,21 +219,28 @@ pub(super) fn unforced(
             continue;
         }
         // Where the diff's alignment has it, and the other places.
-        let offset = match *need {
-            Need::Line(i) => i - lines.start,
-            Need::Cut(_) => 0,
+        // Shown as the base lines around the change: for an insertion, the line before it
+        // and the line after it.
+        let (lines, offset) = match *need {
+            Need::Line(i) => (lines.clone(), i - lines.start),
+            Need::Cut(p) => {
+                let around = p.saturating_sub(1)..(p + 1).min(n);
+                (around, usize::from(p > 0))
+            }
         };
         let here_line = map_kept(theirs, lines.start + offset);
         let mut there: Vec<usize> = places
             .iter()
+            .filter(|&&j| Some(j) != here_line)
             .map(|&j| j.saturating_sub(offset))
-            .filter(|&j| Some(j + offset) != here_line)
             .collect();
+        there.sort_unstable();
         there.dedup();
         let here = here_line.map_or(lines.start, |h| h.saturating_sub(offset));
+        there.retain(|&j| j != here);
         return Some(Reading {
             hunk: *hunk,
-            lines: lines.clone(),
+            lines,
             here,
             there,
         });
