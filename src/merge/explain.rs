@@ -129,8 +129,10 @@ pub(super) fn ambiguous(
     )
 }
 
-/// The `AMBIGUOUS` error of a hunk whose changed lines one reading of the change made since
-/// keeps and another as good removes (or that is too large to read every way).
+/// The `CONFLICT` error of a hunk whose changed lines one reading of the change made since
+/// keeps and another as good changes or removes (or puts lines of its own where the hunk
+/// inserts), or that is too large to read every way: in that reading, both changed the same
+/// lines.
 fn unreadable(patched: &ApplyResult, base: &Lines<'_>, cur: &Lines<'_>, r: &Reading) -> Error {
     let file = patched.path.as_deref().unwrap_or("the file");
     let patch_line = patched.hunks.get(r.hunk).map(|h| h.patch_line);
@@ -164,7 +166,7 @@ fn unreadable(patched: &ApplyResult, base: &Lines<'_>, cur: &Lines<'_>, r: &Read
         .map(|&p| u32::try_from(p + 1).unwrap_or(u32::MAX))
         .collect();
     Error::new(
-        Status::Ambiguous,
+        Status::Conflict,
         message,
         Diagnostics {
             patch_line,
