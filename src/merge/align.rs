@@ -194,7 +194,7 @@ fn other_places(
 
 /// The lines of both texts as numbers (equal lines, terminators included, get equal numbers),
 /// so that the diffs compare numbers.
-fn intern<'a>(base: &[&'a str], cur: &[&'a str]) -> (Vec<u32>, Vec<u32>) {
+pub(super) fn intern<'a>(base: &[&'a str], cur: &[&'a str]) -> (Vec<u32>, Vec<u32>) {
     let mut ids: HashMap<&'a str, u32> = HashMap::new();
     let mut id = |l: &'a str| {
         let next = ids.len() as u32;

@@ -81,6 +81,9 @@ pub(super) fn ambiguous(
 ) -> Error {
     let file = patched.path.as_deref().unwrap_or("the file");
     let patch_line = patched.hunks.get(r.hunk).map(|h| h.patch_line);
+    if r.there.is_empty() {
+        return unreadable(patched, base, cur, r);
+    }
     let len = r.lines.len();
     let mut places: Vec<usize> = r.there.iter().copied().chain([r.here]).collect();
     places.sort_unstable();
@@ -115,6 +118,55 @@ pub(super) fn ambiguous(
         .collect();
     Error::new(
         Status::Ambiguous,
+        message,
+        Diagnostics {
+            patch_line,
+            hunk: Diagnostics::hunk_number(r.hunk),
+            path: patched.path.clone(),
+            candidates,
+            ..Diagnostics::default()
+        },
+    )
+}
+
+/// The `CONFLICT` error of a hunk whose changed lines one reading of the change made since
+/// keeps and another as good changes or removes (or puts lines of its own where the hunk
+/// inserts), or that is too large to read every way: in that reading, both changed the same
+/// lines.
+fn unreadable(patched: &ApplyResult, base: &Lines<'_>, cur: &Lines<'_>, r: &Reading) -> Error {
+    let file = patched.path.as_deref().unwrap_or("the file");
+    let patch_line = patched.hunks.get(r.hunk).map(|h| h.patch_line);
+    let mut message = format!(
+        "hunk {} (patch line {}) could not be carried to {file} for sure: the file changed since \
+         the model read it, and the change made since can be read as keeping the lines the \
+         hunk changes (what the model saw at {}; now at {} in one reading) or as removing or \
+         moving them. The lines:\n",
+        r.hunk + 1,
+        patch_line.unwrap_or(0),
+        range_words(&r.lines),
+        range_words(&(r.here..r.here + r.lines.len())),
+    );
+    for i in r
+        .lines
+        .clone()
+        .take(DRIFT_LINES)
+        .filter(|&i| i < base.len())
+    {
+        message.push_str("  |");
+        message.push_str(base.get(i));
+        message.push('\n');
+    }
+    message.push_str(
+        "Resend the hunk against the current file, with context lines that say which lines \
+         it changes.",
+    );
+    let candidates = [r.here]
+        .iter()
+        .filter(|&&p| p < cur.len())
+        .map(|&p| u32::try_from(p + 1).unwrap_or(u32::MAX))
+        .collect();
+    Error::new(
+        Status::Conflict,
         message,
         Diagnostics {
             patch_line,

@@ -22,6 +22,7 @@
 
 mod align;
 mod explain;
+mod forced;
 mod slide;
 
 use std::ops::Range;
@@ -128,10 +129,18 @@ pub(crate) fn merge(
     // A second reading of the drift is no doubt when the current text, searched by the plain
     // rules (the hunk as written, its anchors, uniqueness), names one place and the edit there
     // gives this very text: both ways of locating the hunk agree.
+    // Every alignment of the drift as good as the diff's must carry each change of the patch
+    // to the same current lines: else the merge would guess (no plain apply overrides this).
     if let Some(r) = align::second_reading(&t.base_full, &t.cur_full, &theirs, &ours, &windows) {
         if plain != Some(text.as_str()) {
             return Err(ambiguous(patched, &t.base, &t.cur, &r));
         }
+    }
+    // Every alignment of the drift as good as the diff's must carry each change of the patch
+    // to the same current lines: else the merge would guess (no plain apply overrides this).
+    let needs = forced_needs(patched, &t);
+    if let Some(r) = forced::unforced(&t.base_full, &t.cur_full, &theirs, &windows, &needs) {
+        return Err(ambiguous(patched, &t.base, &t.cur, &r));
     }
 
     Ok(ApplyResult {
@@ -145,6 +154,35 @@ pub(crate) fn merge(
         segments: Vec::new(),
         changes,
     })
+}
+
+/// What [`forced::unforced`] checks for each change of the patch: the base lines it really
+/// changes (the lines it removes and adds back at its start and end left out), and their first
+/// and last line, or, for a pure insertion, its place.
+fn forced_needs(patched: &ApplyResult, t: &Texts<'_>) -> Vec<(usize, Range<usize>, forced::Need)> {
+    let mut needs = Vec::new();
+    for c in &patched.changes {
+        let (o, n) = (c.old_lines(), c.new_lines());
+        let (mut s, mut e, mut ns, mut ne) = (o.start, o.end, n.start, n.end);
+        while s < e && ns < ne && t.base_full.get(s) == t.new_full.get(ns) {
+            s += 1;
+            ns += 1;
+        }
+        while s < e && ns < ne && t.base_full.get(e - 1) == t.new_full.get(ne - 1) {
+            e -= 1;
+            ne -= 1;
+        }
+        let hunk = c.hunk_index();
+        if s < e {
+            needs.push((hunk, s..e, forced::Need::Line(s)));
+            if e - 1 > s {
+                needs.push((hunk, s..e, forced::Need::Line(e - 1)));
+            }
+        } else if ns < ne {
+            needs.push((hunk, s..s, forced::Need::Cut(s)));
+        }
+    }
+    needs
 }
 
 /// The base lines each hunk of `patched` was located on (0-based ranges).
