@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 use unicode_normalization::UnicodeNormalization;
@@ -296,17 +297,143 @@ impl Collapser {
     }
 }
 
-/// The rolling hash of a window of normalised lines.
-fn window_hash(lines: &[Cow<'_, str>]) -> u64 {
-    lines
-        .iter()
-        .fold(0u64, |h, s| h.wrapping_mul(BASE).wrapping_add(hash_str(s)))
+/// The rolling hash of a window of line keys.
+fn window_hash_keys<K: LineKey>(keys: &[K]) -> u64 {
+    keys.iter()
+        .fold(0u64, |h, &k| h.wrapping_mul(BASE).wrapping_add(k.wide()))
 }
 
-/// The rolling hash of a window of line hashes.
-fn window_hash_keys(keys: &[u64]) -> u64 {
-    keys.iter()
-        .fold(0u64, |h, &k| h.wrapping_mul(BASE).wrapping_add(k))
+/// A line hash as the index stores it: 32 bits of it, or 16 in a file of tiny lines (under 8
+/// bytes a line on average), so that the index stays within a few bytes a line whatever the
+/// lines. Keys only propose candidates: every hit is verified line by line, so a narrower key
+/// costs only more verifications, never a wrong answer.
+pub(crate) trait LineKey: Copy + Eq + Ord + Send + Sync + 'static {
+    /// The key of a 64-bit line hash.
+    fn of(hash: u64) -> Self;
+    /// The key as a number, for the rolling window hash.
+    fn wide(self) -> u64;
+}
+
+impl LineKey for u32 {
+    #[inline(always)]
+    fn of(hash: u64) -> u32 {
+        (hash >> 32) as u32
+    }
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl LineKey for u16 {
+    #[inline(always)]
+    fn of(hash: u64) -> u16 {
+        (hash >> 48) as u16
+    }
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+/// One level's line keys. Levels whose keys are the same for every line (a file with no
+/// whitespace to trim and nothing to fold) share one vector.
+pub(crate) enum Keys {
+    /// 16-bit keys (a file of tiny lines).
+    Narrow(Vec<u16>),
+    /// 32-bit keys.
+    Wide(Vec<u32>),
+}
+
+/// The keys of every line at `level`; `None` when they equal `base`'s line for line (then the
+/// level shares `base`), decided while they are computed so that no second vector is built.
+fn build_keys<K: LineKey>(lines: &Lines<'_>, level: Level, base: Option<&[K]>) -> Option<Vec<K>> {
+    let n = lines.len();
+    let key = |i: usize| K::of(line_key(lines.get(i), level));
+    let mut same = 0;
+    if let Some(b) = base {
+        while same < n && key(same) == b[same] {
+            same += 1;
+        }
+        if same == n {
+            return None;
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    if let Some(b) = base {
+        out.extend_from_slice(&b[..same]);
+    }
+    out.extend((same..n).map(key));
+    Some(out)
+}
+
+/// The hash of a whole pattern (its lines' hashes and its length), for the exact-match cache.
+fn pattern_hash<S: AsRef<str>>(lines: &[S]) -> u64 {
+    lines.iter().fold(lines.len() as u64, |h, s| {
+        h.wrapping_mul(BASE).wrapping_add(hash_str(s.as_ref()))
+    })
+}
+
+/// Every exact match of some patterns, found together in one pass ([`LineIndex::prefetch_exact`]).
+/// A pattern is looked up by its lines (stored, joined by `\n`, which no patch line holds), never
+/// by a hash alone: two patterns with the same hash must not share an answer. Flat, so that
+/// thousands of hunks cost a few bytes each beyond their text.
+#[derive(Default)]
+struct ExactCache {
+    /// Pattern hash to its entry (the first pattern with that hash; a colliding one is not cached).
+    by_hash: FxHashMap<u64, u32>,
+    /// Per entry: its lines' range in `text`, its matches' range in `starts`.
+    entries: Vec<[u32; 4]>,
+    text: String,
+    starts: Vec<u32>,
+}
+
+impl ExactCache {
+    /// Caches `lines`' matches `starts` (file order); nothing when the offsets do not fit.
+    fn insert(&mut self, lines: &[&str], starts: &[usize]) {
+        let h = pattern_hash(lines);
+        if self.by_hash.contains_key(&h) {
+            return;
+        }
+        let Ok(entry) = u32::try_from(self.entries.len()) else {
+            return;
+        };
+        let t0 = self.text.len();
+        let s0 = self.starts.len();
+        for (k, l) in lines.iter().enumerate() {
+            if k > 0 {
+                self.text.push('\n');
+            }
+            self.text.push_str(l);
+        }
+        let fits: Option<Vec<u32>> = starts.iter().map(|&s| u32::try_from(s).ok()).collect();
+        let bounds = [t0, self.text.len(), s0, s0 + starts.len()].map(u32::try_from);
+        match (fits, bounds) {
+            (Some(fits), [Ok(a), Ok(b), Ok(c), Ok(d)]) => {
+                self.starts.extend(fits);
+                self.entries.push([a, b, c, d]);
+                self.by_hash.insert(h, entry);
+            }
+            _ => self.text.truncate(t0),
+        }
+    }
+
+    /// The cached matches of the pattern `lines`, if it was prefetched.
+    fn get(&self, lines: &[Cow<'_, str>]) -> Option<&[u32]> {
+        let &e = self.by_hash.get(&pattern_hash(lines))?;
+        let [a, b, c, d] = *self.entries.get(e as usize)?;
+        let mut rest = self.text.get(a as usize..b as usize)?;
+        for (k, l) in lines.iter().enumerate() {
+            if k > 0 {
+                rest = rest.strip_prefix('\n')?;
+            }
+            rest = rest.strip_prefix(l.as_ref())?;
+        }
+        if !rest.is_empty() {
+            return None;
+        }
+        self.starts.get(c as usize..d as usize)
+    }
 }
 
 /// Searches at one level answered without line hashes before the hashes are computed (each
@@ -346,29 +473,36 @@ impl<'p> Pattern<'p> {
 /// The file's lines with lazily computed per-level line hashes.
 pub(crate) struct LineIndex<'a> {
     lines: &'a Lines<'a>,
-    keys: [Option<Vec<u64>>; 5],
+    keys: [Option<Arc<Keys>>; 5],
+    /// Whether keys are 16-bit (a file of tiny lines, see [`LineKey`]).
+    narrow: bool,
+    /// The text's length in bytes.
+    bytes: usize,
     /// Searches done per level without line hashes ([`LineIndex::scan_rare_line`]).
     lazy_scans: [u32; 5],
     scratch: String,
     /// Every exact match of some patterns, found together in one pass (see
-    /// [`LineIndex::prefetch_exact`]), keyed by the pattern's lines themselves (never by a
-    /// hash alone: two patterns with the same window hash must not share an answer).
-    exact_cache: FxHashMap<Vec<String>, Vec<usize>>,
+    /// [`LineIndex::prefetch_exact`]).
+    exact_cache: ExactCache,
     /// Whether some line ends in whitespace (computed on first use).
     trailing_ws: Option<bool>,
     /// Per level: where each line hash occurs, once window scans have covered the file
     /// several times over, and the lines scanned until then.
-    postings: [(Option<Postings>, usize); 5],
+    postings: [(Option<Arc<Postings>>, usize); 5],
 }
 
 impl<'a> LineIndex<'a> {
     pub(crate) fn new(lines: &'a Lines<'a>) -> LineIndex<'a> {
+        let n = lines.len();
+        let bytes = lines.slice(0, n).len();
         LineIndex {
             lines,
             keys: Default::default(),
+            narrow: bytes < n.saturating_mul(8),
+            bytes,
             lazy_scans: [0; 5],
             scratch: String::new(),
-            exact_cache: FxHashMap::default(),
+            exact_cache: ExactCache::default(),
             trailing_ws: None,
             postings: Default::default(),
         }
@@ -400,16 +534,28 @@ impl<'a> LineIndex<'a> {
         self.lines.len()
     }
 
-    /// The line hashes at `level`, computing them on first use.
-    fn keys(&mut self, level: Level, budget: &mut Budget) -> Result<&[u64], Error> {
-        if self.keys[level as usize].is_none() {
-            budget.charge(self.lines.len() as u64)?;
-            let keys = (0..self.lines.len())
-                .map(|i| line_key(self.lines.get(i), level))
-                .collect();
-            self.keys[level as usize] = Some(keys);
+    /// The line keys at `level`, computing them on first use (shared with a level computed
+    /// before when they are the same for every line).
+    fn keys(&mut self, level: Level, budget: &mut Budget) -> Result<Arc<Keys>, Error> {
+        if let Some(k) = &self.keys[level as usize] {
+            return Ok(Arc::clone(k));
         }
-        Ok(self.keys[level as usize].as_deref().unwrap_or_default())
+        budget.charge(self.lines.len() as u64)?;
+        let base = self.keys.iter().flatten().next().cloned();
+        let lines = self.lines;
+        let built = match (self.narrow, base.as_deref()) {
+            (true, Some(Keys::Narrow(b))) => build_keys(lines, level, Some(b)).map(Keys::Narrow),
+            (false, Some(Keys::Wide(b))) => build_keys(lines, level, Some(b)).map(Keys::Wide),
+            (true, _) => build_keys::<u16>(lines, level, None).map(Keys::Narrow),
+            (false, _) => build_keys::<u32>(lines, level, None).map(Keys::Wide),
+        };
+        let keys = match (built, base) {
+            (Some(k), _) => Arc::new(k),
+            (None, Some(b)) => b,
+            (None, None) => Arc::new(Keys::Wide(Vec::new())),
+        };
+        self.keys[level as usize] = Some(Arc::clone(&keys));
+        Ok(keys)
     }
 
     /// True when file line `i` equals `normalized_pattern` at `level`.
@@ -449,14 +595,12 @@ impl<'a> LineIndex<'a> {
             return Ok(found);
         }
         let pnorm = pattern.normalized(level);
-        let target = window_hash(pnorm);
-        if level == Level::Exact && !self.exact_cache.is_empty() {
-            let key: Vec<String> = pnorm.iter().map(|l| l.to_string()).collect();
-            if let Some(all) = self.exact_cache.get(&key) {
-                let from = all.partition_point(|&s| s < range.start);
+        if level == Level::Exact && !self.exact_cache.entries.is_empty() {
+            if let Some(all) = self.exact_cache.get(pnorm) {
+                let from = all.partition_point(|&s| (s as usize) < range.start);
                 let cached: Vec<usize> = all[from..]
                     .iter()
-                    .copied()
+                    .map(|&s| s as usize)
                     .take_while(|&s| s + m <= range.end)
                     .collect();
                 // Remembered candidates are verified like fresh hash hits.
@@ -472,28 +616,49 @@ impl<'a> LineIndex<'a> {
                 return Ok(found);
             }
         }
-        self.keys(level, budget)?;
-        let keys = self.keys[level as usize].take().unwrap_or_default();
-        let result = match self.posting_hits(&keys, pnorm, level, range.clone(), budget) {
-            Ok(Some(mut hits)) => {
+        let keys = self.keys(level, budget)?;
+        if self.postings[level as usize].0.is_none() {
+            // A level sharing its keys with another shares that level's postings too.
+            let shared = (0..5).find_map(|l| {
+                let same = self.keys[l].as_ref().is_some_and(|k| Arc::ptr_eq(k, &keys));
+                same.then(|| self.postings[l].0.clone()).flatten()
+            });
+            self.postings[level as usize].0 = shared;
+        }
+        match &*keys {
+            Keys::Narrow(k) => self.search_keyed(k, pnorm, level, range, limit, budget),
+            Keys::Wide(k) => self.search_keyed(k, pnorm, level, range, limit, budget),
+        }
+    }
+
+    /// [`LineIndex::find_windows`] once the level's keys are there: from the postings when
+    /// they answer, else by a rolling scan.
+    fn search_keyed<K: LineKey>(
+        &mut self,
+        keys: &[K],
+        pnorm: &[Cow<'_, str>],
+        level: Level,
+        range: Range<usize>,
+        limit: usize,
+        budget: &mut Budget,
+    ) -> Result<Vec<usize>, Error> {
+        match self.posting_hits(keys, pnorm, level, range.clone(), budget)? {
+            Some(mut hits) => {
                 let mut found = Vec::new();
-                self.verify(&mut hits, pnorm, level, limit, &mut found, budget)
-                    .map(|()| found)
+                self.verify(&mut hits, pnorm, level, limit, &mut found, budget)?;
+                Ok(found)
             }
-            Ok(None) => self.scan(&keys, pnorm, target, level, range, limit, budget),
-            Err(e) => Err(e),
-        };
-        self.keys[level as usize] = Some(keys);
-        result
+            None => self.scan(keys, pnorm, level, range, limit, budget),
+        }
     }
 
     /// The windows of `range` whose line hashes equal the pattern's at `level`, from the
     /// level's postings (built once scans at this level have covered the file several times);
     /// `None` when there are none or the pattern's rarest line is too common there, and the
     /// range is scanned instead. The candidates still need [`LineIndex::verify`].
-    fn posting_hits(
+    fn posting_hits<K: LineKey>(
         &mut self,
-        keys: &[u64],
+        keys: &[K],
         pnorm: &[Cow<'_, str>],
         level: Level,
         range: Range<usize>,
@@ -504,16 +669,16 @@ impl<'a> LineIndex<'a> {
         let slot = &mut self.postings[level as usize];
         if slot.0.is_none() {
             slot.1 = slot.1.saturating_add(len);
-            if !postings::worth_building(slot.1, n) {
+            if !postings::worth_building(slot.1, n, self.bytes) {
                 return Ok(None);
             }
             budget.charge(n as u64)?;
-            slot.0 = Postings::new(keys);
+            slot.0 = Postings::new(keys).map(Arc::new);
         }
         let Some(p) = &slot.0 else {
             return Ok(None);
         };
-        let pkeys: Vec<u64> = pnorm.iter().map(|l| hash_str(l)).collect();
+        let pkeys: Vec<K> = pnorm.iter().map(|l| K::of(hash_str(l))).collect();
         let mut work = 0;
         let hits = p.windows(keys, &pkeys, range, len / 4, &mut work);
         budget.charge(work)?;
@@ -567,18 +732,18 @@ impl<'a> LineIndex<'a> {
         Ok(Some(found))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn scan(
+    fn scan<K: LineKey>(
         &mut self,
-        keys: &[u64],
+        keys: &[K],
         pnorm: &[Cow<'_, str>],
-        target: u64,
         level: Level,
         range: Range<usize>,
         limit: usize,
         budget: &mut Budget,
     ) -> Result<Vec<usize>, Error> {
         let m = pnorm.len();
+        let pkeys: Vec<K> = pnorm.iter().map(|l| K::of(hash_str(l))).collect();
+        let target = window_hash_keys(&pkeys);
         let mut found = Vec::new();
         budget.charge((range.end - range.start) as u64)?;
         let high = (1..m).fold(1u64, |p, _| p.wrapping_mul(BASE));
@@ -594,9 +759,9 @@ impl<'a> LineIndex<'a> {
                 break;
             }
             h = h
-                .wrapping_sub(keys[start].wrapping_mul(high))
+                .wrapping_sub(keys[start].wide().wrapping_mul(high))
                 .wrapping_mul(BASE)
-                .wrapping_add(keys[start + m]);
+                .wrapping_add(keys[start + m].wide());
             start += 1;
             if hits.len() > limit.saturating_mul(4).saturating_add(64) {
                 // Plenty of hits: verify what we have before scanning further.
@@ -646,66 +811,98 @@ impl<'a> LineIndex<'a> {
         cap: usize,
         budget: &mut Budget,
     ) -> Result<(), Error> {
+        let keys = self.keys(Level::Exact, budget)?;
+        match &*keys {
+            Keys::Narrow(k) => self.prefetch_keyed(k, patterns, cap, budget),
+            Keys::Wide(k) => self.prefetch_keyed(k, patterns, cap, budget),
+        }
+    }
+
+    /// [`LineIndex::prefetch_exact`] with the exact keys `keys`. Flat arrays throughout (one
+    /// vector of all the patterns' keys, the patterns sorted by the hash of their first lines
+    /// with a bit filter in front), so thousands of hunks cost a few bytes each.
+    fn prefetch_keyed<K: LineKey>(
+        &mut self,
+        keys: &[K],
+        patterns: &[Vec<&str>],
+        cap: usize,
+        budget: &mut Budget,
+    ) -> Result<(), Error> {
         let n = self.len();
-        let patterns: Vec<&Vec<&str>> = patterns
-            .iter()
-            .filter(|p| !p.is_empty() && p.len() <= n)
+        let ids: Vec<usize> = (0..patterns.len())
+            .filter(|&i| !patterns[i].is_empty() && patterns[i].len() <= n)
             .collect();
-        let Some(k) = patterns.iter().map(|p| p.len()).min() else {
+        let Some(k) = ids.iter().map(|&i| patterns[i].len()).min() else {
             return Ok(());
         };
-        self.keys(Level::Exact, budget)?;
-        let keys = self.keys[Level::Exact as usize].take().unwrap_or_default();
-        let pkeys: Vec<Vec<u64>> = patterns
-            .iter()
-            .map(|p| p.iter().map(|l| hash_str(l)).collect())
-            .collect();
-        let mut seeds: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
-        for (i, pk) in pkeys.iter().enumerate() {
-            seeds.entry(window_hash_keys(&pk[..k])).or_default().push(i);
+        // Pattern j's keys are pkeys[from[j]..from[j + 1]].
+        let mut pkeys: Vec<K> = Vec::new();
+        let mut from: Vec<usize> = Vec::with_capacity(ids.len() + 1);
+        for &i in &ids {
+            from.push(pkeys.len());
+            pkeys.extend(patterns[i].iter().map(|l| K::of(hash_str(l))));
         }
-        let mut found: Vec<Vec<usize>> = vec![Vec::new(); patterns.len()];
-        let mut overflow = vec![false; patterns.len()];
-        let result = (|| -> Result<(), Error> {
-            budget.charge(n as u64)?;
-            let high = (1..k).fold(1u64, |p, _| p.wrapping_mul(BASE));
-            let mut h = window_hash_keys(&keys[..k]);
-            for start in 0..=n - k {
-                if start > 0 {
-                    h = h
-                        .wrapping_sub(keys[start - 1].wrapping_mul(high))
-                        .wrapping_mul(BASE)
-                        .wrapping_add(keys[start + k - 1]);
+        from.push(pkeys.len());
+        // Patterns by the hash of their first k keys, and a filter of those hashes' low bits.
+        const FILTER_BITS: u32 = 16;
+        let mut filter = vec![0u64; 1 << (FILTER_BITS - 6)];
+        let bit = |h: u64| (h & ((1 << FILTER_BITS) - 1)) as usize;
+        let mut seeds: Vec<(u64, usize)> = (0..ids.len())
+            .map(|j| (window_hash_keys(&pkeys[from[j]..from[j] + k]), j))
+            .collect();
+        seeds.sort_unstable();
+        for &(h, _) in &seeds {
+            filter[bit(h) / 64] |= 1 << (bit(h) % 64);
+        }
+        // (pattern, start) of every match, in file order; matches counted per pattern.
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        let mut count = vec![0usize; ids.len()];
+        budget.charge(n as u64)?;
+        let high = (1..k).fold(1u64, |p, _| p.wrapping_mul(BASE));
+        let mut h = window_hash_keys(&keys[..k]);
+        for start in 0..=n - k {
+            if start > 0 {
+                h = h
+                    .wrapping_sub(keys[start - 1].wide().wrapping_mul(high))
+                    .wrapping_mul(BASE)
+                    .wrapping_add(keys[start + k - 1].wide());
+            }
+            if filter[bit(h) / 64] & (1 << (bit(h) % 64)) == 0 {
+                continue;
+            }
+            let first = seeds.partition_point(|&(s, _)| s < h);
+            for &(_, j) in seeds[first..].iter().take_while(|&&(s, _)| s == h) {
+                let p = &patterns[ids[j]];
+                if count[j] > cap || start + p.len() > n {
+                    continue;
                 }
-                let Some(ids) = seeds.get(&h) else { continue };
-                for &i in ids {
-                    let p = patterns[i];
-                    if overflow[i] || start + p.len() > n {
-                        continue;
-                    }
-                    budget.charge(p.len() as u64)?;
-                    if keys[start..start + p.len()] == pkeys[i][..]
-                        && p.iter()
-                            .enumerate()
-                            .all(|(j, l)| self.lines.get(start + j) == *l)
-                    {
-                        if found[i].len() >= cap {
-                            overflow[i] = true;
-                        } else {
-                            found[i].push(start);
-                        }
+                budget.charge(p.len() as u64)?;
+                if keys[start..start + p.len()] == pkeys[from[j]..from[j + 1]]
+                    && p.iter()
+                        .enumerate()
+                        .all(|(q, l)| self.lines.get(start + q) == *l)
+                {
+                    count[j] += 1;
+                    if count[j] <= cap {
+                        found.push((j, start));
                     }
                 }
             }
-            Ok(())
-        })();
-        self.keys[Level::Exact as usize] = Some(keys);
-        result?;
-        for (i, p) in patterns.iter().enumerate() {
-            if !overflow[i] {
-                let all = std::mem::take(&mut found[i]);
-                let key: Vec<String> = p.iter().map(|l| l.to_string()).collect();
-                self.exact_cache.insert(key, all);
+        }
+        drop(seeds);
+        drop(pkeys);
+        // Stable: each pattern's matches stay in file order.
+        found.sort_by_key(|&(j, _)| j);
+        let mut at = 0;
+        let mut starts = Vec::new();
+        for (j, &i) in ids.iter().enumerate() {
+            starts.clear();
+            while at < found.len() && found[at].0 == j {
+                starts.push(found[at].1);
+                at += 1;
+            }
+            if count[j] <= cap {
+                self.exact_cache.insert(&patterns[i], &starts);
             }
         }
         Ok(())
@@ -803,8 +1000,10 @@ impl<'a> LineIndex<'a> {
         budget.charge((range.end - range.start) as u64)?;
         if !prefix {
             let target = hash_str(&a);
-            let keys = self.keys(level, budget)?;
-            let hits: Vec<usize> = range.filter(|&i| keys[i] == target).collect();
+            let hits: Vec<usize> = match &*self.keys(level, budget)? {
+                Keys::Narrow(k) => range.filter(|&i| k[i] == u16::of(target)).collect(),
+                Keys::Wide(k) => range.filter(|&i| k[i] == u32::of(target)).collect(),
+            };
             for i in hits {
                 if self.line_matches(i, level, &a) {
                     out.push(i);
@@ -939,9 +1138,7 @@ mod tests {
         let mut budget = Budget::new(u64::MAX);
         let pat = vec!["# a", "# b"];
         // Poison the cache as a colliding pattern would: wrong positions for this pattern.
-        index
-            .exact_cache
-            .insert(pat.iter().map(|l| l.to_string()).collect(), vec![0, 3]);
+        index.exact_cache.insert(&pat, &[0, 3]);
         let mut p = Pattern::new(pat.clone());
         let got = index
             .find_windows(&mut p, Level::Exact, 0..6, usize::MAX, &mut budget)
@@ -1058,6 +1255,85 @@ mod tests {
             .unwrap();
         assert_eq!(got.len(), RARE_LINE_CAP + 9);
         assert!(lazy.keys[Level::Collapse as usize].is_some());
+    }
+
+    proptest::proptest! {
+        /// Lines long enough for 32-bit keys (the proptest above has tiny lines: 16-bit keys),
+        /// with whitespace that gives some levels keys of their own.
+        #[test]
+        fn wide_keys_agree_with_naive_search(
+            file in proptest::collection::vec(proptest::sample::select(vec!["alpha = 1;", "  alpha = 1;", "alpha = 1;  ", "beta(  2 )", "beta( 2 )", "\u{201C}quoted\u{201D}", "\"quoted\""]), 0..40),
+            pat in proptest::collection::vec(proptest::sample::select(vec!["alpha = 1;", "beta( 2 )", "\"quoted\""]), 1..4),
+        ) {
+            let text: String = file.iter().map(|l| format!("{l}\n")).collect();
+            let lines = Lines::split(&text);
+            let mut index = LineIndex::new(&lines);
+            proptest::prop_assert!(!index.narrow || file.is_empty());
+            let mut budget = Budget::new(u64::MAX);
+            for level in Level::ALL.iter().rev().copied() {
+                let mut p = Pattern::new(pat.clone());
+                let got = index.find_windows(&mut p, level, 0..file.len(), usize::MAX, &mut budget).unwrap();
+                proptest::prop_assert_eq!(got, naive(&file, &pat, level));
+            }
+        }
+    }
+
+    /// A file whose lines normalise to themselves keeps one key vector for every level, and a
+    /// file of tiny lines stores 16-bit keys (the index within a few bytes a line).
+    #[test]
+    fn levels_share_identical_keys() {
+        let text: String = (0..3000)
+            .map(|i| if i % 3 == 0 { "x\n" } else { "y\n" })
+            .collect();
+        let lines = Lines::split(&text);
+        let mut index = LineIndex::new(&lines);
+        assert!(index.narrow);
+        let mut budget = Budget::new(u64::MAX);
+        let exact = index.keys(Level::Exact, &mut budget).unwrap();
+        let fold = index.keys(Level::Fold, &mut budget).unwrap();
+        assert!(Arc::ptr_eq(&exact, &fold));
+        assert!(matches!(&*exact, Keys::Narrow(k) if k.len() == 3000));
+        // One line with trailing whitespace: the trim levels get keys of their own.
+        let text = format!("{text}x \n");
+        let lines = Lines::split(&text);
+        let mut index = LineIndex::new(&lines);
+        let exact = index.keys(Level::Exact, &mut budget).unwrap();
+        let trim = index.keys(Level::TrimEnd, &mut budget).unwrap();
+        assert!(!Arc::ptr_eq(&exact, &trim));
+        let mut p = Pattern::new(vec!["y", "x"]);
+        let got = index
+            .find_windows(&mut p, Level::TrimEnd, 0..3001, usize::MAX, &mut budget)
+            .unwrap();
+        assert_eq!(got, (0..1000).map(|k| 3 * k + 2).collect::<Vec<_>>());
+        let mut p = Pattern::new(vec!["y", "x"]);
+        let got = index
+            .find_windows(&mut p, Level::Exact, 0..3001, usize::MAX, &mut budget)
+            .unwrap();
+        assert_eq!(got.len(), 999);
+    }
+
+    /// 16-bit keys collide for many distinct lines; every hit is verified, so a search still
+    /// finds exactly the windows that match.
+    #[test]
+    fn narrow_key_collisions_are_verified() {
+        // Distinct short lines: far more than 65,536 would be needed to avoid all collisions.
+        let text: String = (0..70_000u32)
+            .map(|i| format!("{}\n", i % 99_991))
+            .collect();
+        let lines = Lines::split(&text);
+        let mut index = LineIndex::new(&lines);
+        assert!(index.narrow);
+        let mut budget = Budget::new(u64::MAX);
+        let mut p = Pattern::new(vec!["12345", "12346"]);
+        let got = index
+            .find_windows(&mut p, Level::Exact, 0..70_000, usize::MAX, &mut budget)
+            .unwrap();
+        assert_eq!(got, vec![12345]);
+        let mut q = Pattern::new(vec!["12346", "12345"]);
+        let got = index
+            .find_windows(&mut q, Level::Exact, 0..70_000, usize::MAX, &mut budget)
+            .unwrap();
+        assert!(got.is_empty());
     }
 
     #[test]

@@ -8,6 +8,8 @@
 
 use std::ops::Range;
 
+use super::index::LineKey;
+
 /// Files shorter than this are always scanned (an index would not pay for itself).
 const MIN_LINES: usize = 1024;
 
@@ -15,28 +17,26 @@ const MIN_LINES: usize = 1024;
 /// built.
 const SCANS_BEFORE_BUILD: usize = 4;
 
-/// Line numbers sorted by their line hash, then by line, with the hashes in that order
-/// beside them (a lookup reads one array, not one hash per step).
+/// Line numbers sorted by their line key, then by line: 4 bytes a line (a lookup reads each
+/// probed line's key from the level's keys; a sorted copy of the keys would double it).
 pub(crate) struct Postings {
-    sorted_keys: Vec<u64>,
     order: Vec<u32>,
 }
 
 impl Postings {
-    /// Builds the postings of `keys` (one hash per file line); `None` for a file too long to
+    /// Builds the postings of `keys` (one key per file line); `None` for a file too long to
     /// number lines in 32 bits.
-    pub(crate) fn new(keys: &[u64]) -> Option<Postings> {
+    pub(crate) fn new<K: LineKey>(keys: &[K]) -> Option<Postings> {
         let n = u32::try_from(keys.len()).ok()?;
         let mut order: Vec<u32> = (0..n).collect();
         order.sort_unstable_by_key(|&i| (keys[i as usize], i));
-        let sorted_keys = order.iter().map(|&i| keys[i as usize]).collect();
-        Some(Postings { sorted_keys, order })
+        Some(Postings { order })
     }
 
-    /// The file lines whose hash is `key`, in file order.
-    fn lines_of(&self, key: u64) -> &[u32] {
-        let from = self.sorted_keys.partition_point(|&k| k < key);
-        let to = from + self.sorted_keys[from..].partition_point(|&k| k == key);
+    /// The file lines whose key is `key`, in file order.
+    fn lines_of<K: LineKey>(&self, keys: &[K], key: K) -> &[u32] {
+        let from = self.order.partition_point(|&i| keys[i as usize] < key);
+        let to = from + self.order[from..].partition_point(|&i| keys[i as usize] == key);
         &self.order[from..to]
     }
 
@@ -44,10 +44,10 @@ impl Postings {
     /// all equal the pattern's, in file order; `None` when the pattern's rarest line occurs more
     /// often than `max_candidates` times, so that a scan is cheaper. The caller verifies the
     /// lines. `work` is the number of postings and hashes looked at.
-    pub(crate) fn windows(
+    pub(crate) fn windows<K: LineKey>(
         &self,
-        keys: &[u64],
-        pattern_keys: &[u64],
+        keys: &[K],
+        pattern_keys: &[K],
         range: Range<usize>,
         max_candidates: usize,
         work: &mut u64,
@@ -59,7 +59,7 @@ impl Postings {
         let (j, seed) = pattern_keys
             .iter()
             .enumerate()
-            .map(|(j, &k)| (j, self.lines_of(k)))
+            .map(|(j, &k)| (j, self.lines_of(keys, k)))
             .min_by_key(|(_, s)| s.len())?;
         *work = work.saturating_add(m as u64);
         // Line j of a window starting in range.start..=range.end - m.
@@ -84,17 +84,25 @@ impl Postings {
     }
 }
 
+/// Bytes of text a line must average for postings to be built: their 4 bytes a line stay
+/// within half the text, so the index (line offsets, keys, postings) stays within a small
+/// multiple of the input even on files of tiny lines (issue 15: peak memory within 4x).
+const MIN_BYTES_PER_LINE: usize = 8;
+
 /// Whether postings should be built for a level after `scanned` lines of searches at it, in a
-/// file of `n` lines.
-pub(crate) fn worth_building(scanned: usize, n: usize) -> bool {
-    n >= MIN_LINES && n <= u32::MAX as usize && scanned >= n.saturating_mul(SCANS_BEFORE_BUILD)
+/// file of `n` lines and `bytes` bytes.
+pub(crate) fn worth_building(scanned: usize, n: usize, bytes: usize) -> bool {
+    n >= MIN_LINES
+        && n <= u32::MAX as usize
+        && bytes >= n.saturating_mul(MIN_BYTES_PER_LINE)
+        && scanned >= n.saturating_mul(SCANS_BEFORE_BUILD)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn naive(keys: &[u64], pat: &[u64], range: Range<usize>) -> Vec<usize> {
+    fn naive(keys: &[u32], pat: &[u32], range: Range<usize>) -> Vec<usize> {
         let m = pat.len();
         if range.end < range.start + m {
             return Vec::new();
@@ -107,8 +115,8 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn postings_agree_with_a_scan(
-            keys in proptest::collection::vec(0u64..4, 0..60),
-            pat in proptest::collection::vec(0u64..4, 1..4),
+            keys in proptest::collection::vec(0u32..4, 0..60),
+            pat in proptest::collection::vec(0u32..4, 1..4),
             a in 0usize..60,
             b in 0usize..60,
         ) {
@@ -120,9 +128,20 @@ mod tests {
         }
     }
 
+    /// Postings (4 bytes a line) are built only for lines of 8 bytes or more on average: on a
+    /// file of tiny lines they would take more memory than the text.
+    #[test]
+    fn no_postings_for_tiny_lines() {
+        let n = 100_000;
+        assert!(worth_building(4 * n, n, 8 * n));
+        assert!(!worth_building(4 * n, n, 8 * n - 1));
+        assert!(!worth_building(4 * n - 1, n, 8 * n));
+        assert!(!worth_building(4 * 100, 100, 8 * 100));
+    }
+
     #[test]
     fn a_common_seed_is_left_to_the_scan() {
-        let keys = vec![7u64; 100];
+        let keys = vec![7u16; 100];
         let p = Postings::new(&keys).unwrap();
         let mut work = 0;
         assert!(p.windows(&keys, &[7, 7], 0..100, 10, &mut work).is_none());
