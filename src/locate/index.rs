@@ -891,6 +891,20 @@ impl<'a> LineIndex<'a> {
         }
         drop(seeds);
         drop(pkeys);
+        self.cache_found(patterns, &ids, found, &count, cap);
+        Ok(())
+    }
+
+    /// Stores the matches `found` ((pattern, start), in file order) of the patterns `ids` in
+    /// the exact cache, but for the patterns with more than `cap` matches.
+    fn cache_found(
+        &mut self,
+        patterns: &[Vec<&str>],
+        ids: &[usize],
+        mut found: Vec<(usize, usize)>,
+        count: &[usize],
+        cap: usize,
+    ) {
         // Stable: each pattern's matches stay in file order.
         found.sort_by_key(|&(j, _)| j);
         let mut at = 0;
@@ -905,7 +919,6 @@ impl<'a> LineIndex<'a> {
                 self.exact_cache.insert(&patterns[i], &starts);
             }
         }
-        Ok(())
     }
 
     /// Windows in `range` at the strictest level up to `max` that has any, in file order (at
@@ -980,6 +993,33 @@ impl<'a> LineIndex<'a> {
             .all(|(k, p)| self.line_matches(start + k, level, p)))
     }
 
+    /// Lines in `range` whose form at `level` is `a` (at most `limit`): the keys suggest,
+    /// each line is compared.
+    fn find_whole_line(
+        &mut self,
+        a: &str,
+        level: Level,
+        range: Range<usize>,
+        limit: usize,
+        budget: &mut Budget,
+    ) -> Result<Vec<usize>, Error> {
+        let target = hash_str(a);
+        let hits: Vec<usize> = match &*self.keys(level, budget)? {
+            Keys::Narrow(k) => range.filter(|&i| k[i] == u16::of(target)).collect(),
+            Keys::Wide(k) => range.filter(|&i| k[i] == u32::of(target)).collect(),
+        };
+        let mut out = Vec::new();
+        for i in hits {
+            if self.line_matches(i, level, a) {
+                out.push(i);
+                if out.len() >= limit {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Lines in `range` equal to `anchor` at `level` (or starting with it when `prefix`).
     pub(crate) fn find_line(
         &mut self,
@@ -999,20 +1039,7 @@ impl<'a> LineIndex<'a> {
         }
         budget.charge((range.end - range.start) as u64)?;
         if !prefix {
-            let target = hash_str(&a);
-            let hits: Vec<usize> = match &*self.keys(level, budget)? {
-                Keys::Narrow(k) => range.filter(|&i| k[i] == u16::of(target)).collect(),
-                Keys::Wide(k) => range.filter(|&i| k[i] == u32::of(target)).collect(),
-            };
-            for i in hits {
-                if self.line_matches(i, level, &a) {
-                    out.push(i);
-                    if out.len() >= limit {
-                        break;
-                    }
-                }
-            }
-            return Ok(out);
+            return self.find_whole_line(&a, level, range, limit, budget);
         }
         let a_ends_word = a.chars().next_back().is_some_and(is_word_char);
         // A prefix is judged on the head of a long line: normalising all of it for every

@@ -422,16 +422,26 @@ fn locate_once(
     if let Some(p) = applied::already_applied(index, &s, full, budget)? {
         return Ok(p);
     }
-    // Found nowhere: some context lines the file has otherwise (relaxed), or an unchanged
-    // line the patch left out (a gap, SPEC §3.2). A hunk that fits both ways has two readings
-    // (a model that left out a line makes a window elsewhere look like a changed line), so it
-    // lands only when exactly one of them fits.
-    let relaxed = relaxed::place(index, &s, budget)?;
+    found_nowhere(index, &s, budget)
+}
+
+/// A hunk found nowhere as written: some context lines the file has otherwise (relaxed), or
+/// an unchanged line the patch left out (a gap, SPEC §3.2). A hunk that fits both ways has
+/// two readings (a model that left out a line makes a window elsewhere look like a changed
+/// line), so it lands only when exactly one of them fits; else the not-found error, with a
+/// note on the readings found.
+fn found_nowhere(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    budget: &mut Budget,
+) -> Result<Placement, Error> {
+    let (cx, hunk) = (s.cx, s.cx.hunk);
+    let relaxed = relaxed::place(index, s, budget)?;
     let gap = match relaxed {
         relaxed::Relaxed::Ambiguous(..) => gap::Gap::Nothing,
         // Beside a relaxed reading, a gap reading anywhere in the file is a second one.
-        relaxed::Relaxed::Placed(_) => gap::place(index, &s, true, budget)?,
-        relaxed::Relaxed::Nothing => gap::place(index, &s, false, budget)?,
+        relaxed::Relaxed::Placed(_) => gap::place(index, s, true, budget)?,
+        relaxed::Relaxed::Nothing => gap::place(index, s, false, budget)?,
     };
     let (relaxed, gap) = match (relaxed, gap) {
         (relaxed::Relaxed::Placed(p), gap::Gap::Nothing) => return Ok(p),
@@ -445,10 +455,10 @@ fn locate_once(
     let e = diagnose::not_found(
         index,
         cx,
-        &old_side(hunk, full),
-        anchor.as_ref(),
-        region_start,
-        opts,
+        &old_side(hunk, hunk.lines.len()),
+        s.anchor,
+        s.region_start,
+        s.opts,
         budget,
     );
     Err(match (relaxed, gap) {

@@ -49,115 +49,216 @@ pub(super) fn unforced(
     if theirs.is_empty() || needs.is_empty() {
         return None;
     }
-    let (b, c) = intern(base, cur);
-    let (n, m) = (b.len(), c.len());
-    let kept = n - theirs.iter().map(|t| t.base.len()).sum::<usize>();
-    let (dn, dm) = (n - kept.min(n), m - kept.min(m));
-    let band = Band {
-        dn,
-        dm,
-        w: dn + dm + 1,
-    };
-    let refuse = |hunk: usize, lines: &Range<usize>| Reading {
-        hunk,
-        lines: lines.clone(),
-        here: lines.start,
-        there: Vec::new(),
-    };
-    if (n + 1).saturating_mul(band.w) > MAX_CELLS {
+    let Some(t) = Tables::new(base, cur, theirs, windows, needs) else {
         let (hunk, lines, _) = &needs[0];
-        return Some(refuse(*hunk, lines));
+        return Some(Reading {
+            hunk: *hunk,
+            lines: lines.clone(),
+            here: lines.start,
+            there: Vec::new(),
+        });
+    };
+    // The places each hunk's lines stand together at in an alignment as good as the diff's.
+    let placements: Vec<Vec<usize>> = windows.iter().map(|w| t.together(w)).collect();
+    // When every hunk's lines can stand together, the alignments that keep them so are the
+    // readings (the hunk's own lines say the others are not what the model saw).
+    if placements.iter().all(|p| !p.is_empty()) {
+        return windows
+            .iter()
+            .zip(&placements)
+            .enumerate()
+            .find_map(|(h, (w, p))| t.hunk_unforced(theirs, needs, h, w, p));
     }
-    let mut f_rows: Vec<usize> = Vec::new();
-    let mut g_rows: Vec<usize> = Vec::new();
-    for w in windows.iter().filter(|w| !w.is_empty()) {
-        f_rows.push(w.start);
-        g_rows.push(w.end);
-    }
-    for (_, _, need) in needs {
-        match *need {
-            Need::Line(i) => {
-                f_rows.push(i);
-                g_rows.push(i + 1);
-            }
-            Need::Cut(p) => {
-                f_rows.extend([p, p.saturating_sub(1)]);
-                g_rows.extend([p, p + 1, p.min(n)]);
-            }
+    needs
+        .iter()
+        .find_map(|(hunk, lines, need)| t.need_unforced(theirs, *hunk, lines, need))
+}
+
+/// The prefix and suffix tables of the longest common subsequence of the interned base `b`
+/// and current text `c`, in the band, at the rows the checks read.
+struct Tables {
+    b: Vec<u32>,
+    c: Vec<u32>,
+    band: Band,
+    f: Vec<(usize, Vec<i32>)>,
+    g: Vec<(usize, Vec<i32>)>,
+    /// The lines an alignment as good as the diff's keeps.
+    opt: i32,
+}
+
+impl Tables {
+    /// The tables for the rows the hunks' windows and the needs read; `None` when the band is
+    /// over [`MAX_CELLS`] (a drift too large to check).
+    fn new(
+        base: &[&str],
+        cur: &[&str],
+        theirs: &[Edit],
+        windows: &[Range<usize>],
+        needs: &[(usize, Range<usize>, Need)],
+    ) -> Option<Tables> {
+        let (b, c) = intern(base, cur);
+        let (n, m) = (b.len(), c.len());
+        let kept = n - theirs.iter().map(|t| t.base.len()).sum::<usize>();
+        let (dn, dm) = (n - kept.min(n), m - kept.min(m));
+        let band = Band {
+            dn,
+            dm,
+            w: dn + dm + 1,
+        };
+        if (n + 1).saturating_mul(band.w) > MAX_CELLS {
+            return None;
         }
+        let mut f_rows: Vec<usize> = Vec::new();
+        let mut g_rows: Vec<usize> = Vec::new();
+        for w in windows.iter().filter(|w| !w.is_empty()) {
+            f_rows.push(w.start);
+            g_rows.push(w.end);
+        }
+        for (_, lines, need) in needs {
+            match *need {
+                Need::Line(i) => {
+                    f_rows.push(i);
+                    g_rows.push(i + 1);
+                }
+                Need::Cut(p) => {
+                    f_rows.extend([p, p.saturating_sub(1)]);
+                    g_rows.extend([p, p + 1, p.min(n)]);
+                }
+            }
+            f_rows.extend([lines.start.saturating_sub(1), lines.end.min(n)]);
+            g_rows.extend([lines.start, (lines.end + 1).min(n)]);
+        }
+        let f = band.forward(&b, &c, &f_rows);
+        let g = band.backward(&b, &c, &g_rows);
+        Some(Tables {
+            b,
+            c,
+            band,
+            f,
+            g,
+            opt: kept as i32,
+        })
     }
-    for (_, lines, _) in needs {
-        f_rows.extend([lines.start.saturating_sub(1), lines.end.min(n)]);
-        g_rows.extend([lines.start, (lines.end + 1).min(n)]);
+
+    fn n(&self) -> usize {
+        self.b.len()
     }
-    let f = band.forward(&b, &c, &f_rows);
-    let g = band.backward(&b, &c, &g_rows);
-    let at = |rows: &[(usize, Vec<i32>)], i: usize, j: usize| {
+
+    fn m(&self) -> usize {
+        self.c.len()
+    }
+
+    fn at(&self, rows: &[(usize, Vec<i32>)], i: usize, j: usize) -> i32 {
         let row = rows.iter().find(|(r, _)| *r == i).map(|(_, v)| v);
-        match (row, band.index(i, j)) {
+        match (row, self.band.index(i, j)) {
             (Some(v), Some(k)) => v[k],
             _ => NEG,
         }
-    };
-    let opt = kept as i32;
-    let js = |i: usize| band.columns(i, m);
-    // The places each hunk's lines stand together at in an alignment as good as the diff's.
-    let placements: Vec<Vec<usize>> = windows
-        .iter()
-        .map(|w| {
-            if w.is_empty() || w.len() > m {
-                return Vec::new();
+    }
+
+    /// The prefix table: the most lines `b[..i]` and `c[..j]` keep.
+    fn fw(&self, i: usize, j: usize) -> i32 {
+        self.at(&self.f, i, j)
+    }
+
+    /// The suffix table: the most lines `b[i..]` and `c[j..]` keep.
+    fn bw(&self, i: usize, j: usize) -> i32 {
+        self.at(&self.g, i, j)
+    }
+
+    fn js(&self, i: usize) -> Range<usize> {
+        self.band.columns(i, self.m())
+    }
+
+    /// The current lines at which base lines `w` stand together in an alignment as good as
+    /// the diff's.
+    fn together(&self, w: &Range<usize>) -> Vec<usize> {
+        let m = self.m();
+        if w.is_empty() || w.len() > m {
+            return Vec::new();
+        }
+        self.js(w.start)
+            .filter(|&j| j + w.len() <= m && self.b[w.clone()] == self.c[j..j + w.len()])
+            .filter(|&j| {
+                self.fw(w.start, j) + w.len() as i32 + self.bw(w.end, j + w.len()) == self.opt
+            })
+            .collect()
+    }
+
+    /// Hunk `h` (base lines `w`, standing together at current lines `p`) must have one such
+    /// place, the diff's own, and nothing of the change made since at its ends where the
+    /// patch inserts.
+    fn hunk_unforced(
+        &self,
+        theirs: &[Edit],
+        needs: &[(usize, Range<usize>, Need)],
+        h: usize,
+        w: &Range<usize>,
+        p: &[usize],
+    ) -> Option<Reading> {
+        let here = map_kept(theirs, w.start);
+        let split = theirs.iter().any(|t| {
+            if t.base.is_empty() {
+                w.start < t.base.start && t.base.start < w.end
+            } else {
+                t.base.start < w.end && w.start < t.base.end
             }
-            js(w.start)
-                .filter(|&j| j + w.len() <= m && b[w.clone()] == c[j..j + w.len()])
-                .filter(|&j| {
-                    at(&f, w.start, j) + w.len() as i32 + at(&g, w.end, j + w.len()) == opt
-                })
-                .collect()
-        })
-        .collect();
-    // When every hunk's lines can stand together, the alignments that keep them so are the
-    // readings (the hunk's own lines say the others are not what the model saw): each hunk
-    // must then have one such place, the diff's own, and nothing of the change made since
-    // at the ends of a hunk where the patch inserts.
-    if placements.iter().all(|p| !p.is_empty()) {
-        for (h, (w, p)) in windows.iter().zip(&placements).enumerate() {
-            let here = map_kept(theirs, w.start);
-            let split = theirs.iter().any(|t| {
-                if t.base.is_empty() {
-                    w.start < t.base.start && t.base.start < w.end
-                } else {
-                    t.base.start < w.end && w.start < t.base.end
-                }
+        });
+        if p.len() > 1 || split || here != Some(p[0]) {
+            return Some(Reading {
+                hunk: h,
+                lines: w.clone(),
+                here: here.unwrap_or(p[0]),
+                there: p.iter().copied().filter(|&j| Some(j) != here).collect(),
             });
-            if p.len() > 1 || split || here != Some(p[0]) {
-                return Some(Reading {
-                    hunk: h,
-                    lines: w.clone(),
-                    here: here.unwrap_or(p[0]),
-                    there: p.iter().copied().filter(|&j| Some(j) != here).collect(),
-                });
-            }
-            let j = p[0];
-            for (_, lines, need) in needs.iter().filter(|(hunk, _, _)| *hunk == h) {
-                let Need::Cut(q) = *need else { continue };
-                let loose = (q == w.start && j > 0 && at(&f, q, j - 1) == at(&f, q, j))
+        }
+        let (j, m) = (p[0], self.m());
+        needs
+            .iter()
+            .filter(|(hunk, _, _)| *hunk == h)
+            .find_map(|(_, lines, need)| {
+                let Need::Cut(q) = *need else { return None };
+                let loose = (q == w.start && j > 0 && self.fw(q, j - 1) == self.fw(q, j))
                     || (q == w.end
                         && j + w.len() < m
-                        && at(&g, q, j + w.len() + 1) == at(&g, q, j + w.len()));
-                if loose {
-                    return Some(Reading {
-                        hunk: h,
-                        lines: lines.clone(),
-                        here: j,
-                        there: Vec::new(),
-                    });
-                }
-            }
-        }
-        return None;
+                        && self.bw(q, j + w.len() + 1) == self.bw(q, j + w.len()));
+                loose.then(|| Reading {
+                    hunk: h,
+                    lines: lines.clone(),
+                    here: j,
+                    there: Vec::new(),
+                })
+            })
     }
-    for (hunk, lines, need) in needs {
+
+    /// Whether base line `i` is kept at one current line by every alignment, and dropped by
+    /// none.
+    fn fixed(&self, i: usize) -> bool {
+        let (b, c, m, opt) = (&self.b, &self.c, self.m(), self.opt);
+        let places = self
+            .js(i)
+            .filter(|&j| j < m && b[i] == c[j])
+            .filter(|&j| self.fw(i, j) + 1 + self.bw(i + 1, j + 1) == opt)
+            .count();
+        places == 1 && !self.js(i).any(|j| self.fw(i, j) + self.bw(i + 1, j) == opt)
+    }
+
+    /// One change of the patch (base lines `lines`, of hunk `hunk`), checked in every
+    /// alignment: the first reading found that carries it elsewhere, or drops it.
+    fn need_unforced(
+        &self,
+        theirs: &[Edit],
+        hunk: usize,
+        lines: &Range<usize>,
+        need: &Need,
+    ) -> Option<Reading> {
+        let (b, c, n, m, opt) = (&self.b, &self.c, self.n(), self.m(), self.opt);
+        let unsure = |here| Reading {
+            hunk,
+            lines: lines.clone(),
+            here,
+            there: Vec::new(),
+        };
         // A change the current text made too (the merge found them the same) is no guess
         // when no alignment keeps the line it removes.
         let shared = match *need {
@@ -167,85 +268,78 @@ pub(super) fn unforced(
         if shared {
             // (An insertion the current text made too: the lines around it must each be kept
             // at one place by every alignment.)
-            let fixed = |i: usize| {
-                let places = js(i)
-                    .filter(|&j| j < m && b[i] == c[j])
-                    .filter(|&j| at(&f, i, j) + 1 + at(&g, i + 1, j + 1) == opt)
-                    .count();
-                places == 1 && !js(i).any(|j| at(&f, i, j) + at(&g, i + 1, j) == opt)
-            };
-            let unsure = match *need {
+            let doubt = match *need {
                 Need::Line(i) => {
-                    js(i)
+                    self.js(i)
                         .filter(|&j| j < m && b[i] == c[j])
-                        .any(|j| at(&f, i, j) + 1 + at(&g, i + 1, j + 1) == opt)
-                        || (lines.start > 0 && !fixed(lines.start - 1))
-                        || (lines.end < n && !fixed(lines.end))
+                        .any(|j| self.fw(i, j) + 1 + self.bw(i + 1, j + 1) == opt)
+                        || (lines.start > 0 && !self.fixed(lines.start - 1))
+                        || (lines.end < n && !self.fixed(lines.end))
                 }
-                Need::Cut(p) => (p > 0 && !fixed(p - 1)) || (p < n && !fixed(p)),
+                Need::Cut(p) => (p > 0 && !self.fixed(p - 1)) || (p < n && !self.fixed(p)),
             };
-            {
-                if unsure {
-                    return Some(Reading {
-                        hunk: *hunk,
-                        lines: lines.clone(),
-                        here: lines.start,
-                        there: Vec::new(),
-                    });
-                }
-            }
-            continue;
+            return doubt.then(|| unsure(lines.start));
         }
         let (places, dropped): (Vec<usize>, bool) = match *need {
             Need::Line(i) => (
-                js(i)
+                self.js(i)
                     .filter(|&j| j < m && b[i] == c[j])
-                    .filter(|&j| at(&f, i, j) + 1 + at(&g, i + 1, j + 1) == opt)
+                    .filter(|&j| self.fw(i, j) + 1 + self.bw(i + 1, j + 1) == opt)
                     .collect(),
-                js(i).any(|j| at(&f, i, j) + at(&g, i + 1, j) == opt),
+                self.js(i).any(|j| self.fw(i, j) + self.bw(i + 1, j) == opt),
             ),
             // At either end of the file, every alignment must cut there at one line.
             Need::Cut(p) if p == 0 || p == n => (
-                js(p)
-                    .filter(|&j| at(&f, p, j) + at(&g, p, j) == opt)
+                self.js(p)
+                    .filter(|&j| self.fw(p, j) + self.bw(p, j) == opt)
                     .collect(),
                 false,
             ),
             Need::Cut(p) => {
-                insertion_places(&b, &c, p, opt, &|i, j| at(&f, i, j), &|i, j| at(&g, i, j))
+                insertion_places(b, c, p, opt, &|i, j| self.fw(i, j), &|i, j| self.bw(i, j))
             }
         };
         if places.len() == 1 && !dropped {
-            continue;
+            return None;
         }
-        // Where the diff's alignment has it, and the other places.
-        // Shown as the base lines around the change: for an insertion, the line before it
-        // and the line after it.
-        let (lines, offset) = match *need {
-            Need::Line(i) => (lines.clone(), i - lines.start),
-            Need::Cut(p) => {
-                let around = p.saturating_sub(1)..(p + 1).min(n);
-                (around, usize::from(p > 0))
-            }
-        };
-        let here_line = map_kept(theirs, lines.start + offset);
-        let mut there: Vec<usize> = places
-            .iter()
-            .filter(|&&j| Some(j) != here_line)
-            .map(|&j| j.saturating_sub(offset))
-            .collect();
-        there.sort_unstable();
-        there.dedup();
-        let here = here_line.map_or(lines.start, |h| h.saturating_sub(offset));
-        there.retain(|&j| j != here);
-        return Some(Reading {
-            hunk: *hunk,
-            lines,
-            here,
-            there,
-        });
+        Some(other_places(theirs, hunk, lines, need, &places, n))
     }
-    None
+}
+
+/// The reading of a change some alignment carries to `places` (or drops): where the diff's
+/// alignment has it, and the other places, shown as the base lines around the change (for an
+/// insertion, the line before it and the line after it).
+fn other_places(
+    theirs: &[Edit],
+    hunk: usize,
+    lines: &Range<usize>,
+    need: &Need,
+    places: &[usize],
+    n: usize,
+) -> Reading {
+    let (lines, offset) = match *need {
+        Need::Line(i) => (lines.clone(), i - lines.start),
+        Need::Cut(p) => {
+            let around = p.saturating_sub(1)..(p + 1).min(n);
+            (around, usize::from(p > 0))
+        }
+    };
+    let here_line = map_kept(theirs, lines.start + offset);
+    let mut there: Vec<usize> = places
+        .iter()
+        .filter(|&&j| Some(j) != here_line)
+        .map(|&j| j.saturating_sub(offset))
+        .collect();
+    there.sort_unstable();
+    there.dedup();
+    let here = here_line.map_or(lines.start, |h| h.saturating_sub(offset));
+    there.retain(|&j| j != here);
+    Reading {
+        hunk,
+        lines,
+        here,
+        there,
+    }
 }
 
 /// Where an insertion at base position `p` (inside the file) lands in each alignment that

@@ -124,24 +124,7 @@ pub(crate) fn merge(
     }
     let changes = weave(patched, &t, &theirs, &ours, &mut text)?;
 
-    // Carried without a conflict: only where the hunks' lines map to one place.
-    let windows = hunk_windows(patched);
-    // A second reading of the drift is no doubt when the current text, searched by the plain
-    // rules (the hunk as written, its anchors, uniqueness), names one place and the edit there
-    // gives this very text: both ways of locating the hunk agree.
-    // Every alignment of the drift as good as the diff's must carry each change of the patch
-    // to the same current lines: else the merge would guess (no plain apply overrides this).
-    if let Some(r) = align::second_reading(&t.base_full, &t.cur_full, &theirs, &ours, &windows) {
-        if plain != Some(text.as_str()) {
-            return Err(ambiguous(patched, &t.base, &t.cur, &r));
-        }
-    }
-    // Every alignment of the drift as good as the diff's must carry each change of the patch
-    // to the same current lines: else the merge would guess (no plain apply overrides this).
-    let needs = forced_needs(patched, &t);
-    if let Some(r) = forced::unforced(&t.base_full, &t.cur_full, &theirs, &windows, &needs) {
-        return Err(ambiguous(patched, &t.base, &t.cur, &r));
-    }
+    one_reading(patched, &t, (&theirs, &ours), plain, &text)?;
 
     Ok(ApplyResult {
         text,
@@ -154,6 +137,32 @@ pub(crate) fn merge(
         segments: Vec::new(),
         changes,
     })
+}
+
+/// Carried without a conflict only where the hunks' lines map to one place. A second reading
+/// of the drift (see [`align::second_reading`]) is no doubt when the current text, searched by
+/// the plain rules (the hunk as written, its anchors, uniqueness), names one place and the edit
+/// there gives this very `text`: both ways of locating the hunk agree. But every alignment of
+/// the drift as good as the diff's must carry each change of the patch to the same current
+/// lines: else the merge would guess (no plain apply overrides this).
+fn one_reading(
+    patched: &ApplyResult,
+    t: &Texts<'_>,
+    (theirs, ours): (&[Edit], &[Edit]),
+    plain: Option<&str>,
+    text: &str,
+) -> Result<(), Error> {
+    let windows = hunk_windows(patched);
+    if let Some(r) = align::second_reading(&t.base_full, &t.cur_full, theirs, ours, &windows) {
+        if plain != Some(text) {
+            return Err(ambiguous(patched, &t.base, &t.cur, &r));
+        }
+    }
+    let needs = forced_needs(patched, t);
+    if let Some(r) = forced::unforced(&t.base_full, &t.cur_full, theirs, &windows, &needs) {
+        return Err(ambiguous(patched, &t.base, &t.cur, &r));
+    }
+    Ok(())
 }
 
 /// What [`forced::unforced`] checks for each change of the patch: the base lines it really
