@@ -589,8 +589,14 @@ mod tests {
                     prop_assert_eq!(&indexed.segments, &want.segments);
                     // The columns (read 8 bytes at a time on a text without CR) hold the
                     // same entries.
+                    // (An entry without segments: the columns say 0..0, the rows an empty
+                    // range at the running count.)
                     let cols = columns(&a, style, refine);
-                    prop_assert_eq!(as_rows(&cols), want.diff.clone());
+                    let mut rows = want.diff.clone();
+                    for r in rows.iter_mut().filter(|r| r.segments.is_empty()) {
+                        r.segments = 0..0;
+                    }
+                    prop_assert_eq!(as_rows(&cols), rows);
                     prop_assert_eq!(&cols.segments, &want.segments);
                 }
             }
