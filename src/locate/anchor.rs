@@ -237,10 +237,20 @@ pub(crate) fn is_closing(line: &str) -> bool {
 }
 
 /// A line that opens (or continues) a block at the header's indentation: `{` on its own line,
-/// or `) -> T {` / `} else {` that closes one part of a header and opens the next.
+/// or `) -> T {` / `} else {` that closes one part of a header and opens the next, or
+/// `> {` that closes a multi-line generic header (`interface X<` … `> {`) and opens its body.
 fn is_opening(line: &str) -> bool {
     let t = line.trim();
-    t.starts_with('{') || (is_closing(line) && t.ends_with(['{', '(', '[', ':']))
+    t.starts_with('{')
+        || (is_closing(line) && t.ends_with(['{', '(', '[', ':']))
+        || closes_header_opens_body(line)
+}
+
+/// A line that closes a multi-line header (`)`, `]`, `>` first) and opens a brace body (`{`
+/// last): `) {`, `) -> T {`, `> {`.
+fn closes_header_opens_body(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with([')', ']', '>']) && t.ends_with('{')
 }
 
 /// The end (exclusive) of the block of the anchor at line `at`: when an indented body follows
@@ -282,39 +292,195 @@ pub(crate) fn block_end(
 /// following line at its indentation, as in C and C#), the line after the `}` that balances it,
 /// when that closing line sits at the anchor's indentation: a body may hold lines at column 0
 /// (a raw or verbatim string, a heredoc, a C label, a directive) that end an indentation block
-/// early.
+/// early. Braces inside string and char literals and comments are not counted
+/// ([`BraceScan`]); when that reading fails (a literal left open), every brace counts.
 fn brace_end(
     index: &LineIndex<'_>,
     at: usize,
     base: usize,
     budget: &mut Budget,
 ) -> Result<Option<usize>, Error> {
-    let lines = index.lines();
     let Some(open) = opening_brace(index, at, base) else {
         return Ok(None);
     };
+    match balance(index, at, open, base, budget, true)? {
+        Balance::Closed(end) => Ok(end),
+        Balance::Unsure => match balance(index, at, open, base, budget, false)? {
+            Balance::Closed(end) => Ok(end),
+            Balance::Unsure => Ok(None),
+        },
+    }
+}
+
+/// What [`balance`] found.
+enum Balance {
+    /// The brace count reached zero (or the scan ran out): the block's end, if its closing line
+    /// sits at the anchor's indentation.
+    Closed(Option<usize>),
+    /// A string, char literal or comment was left open: the lexical reading is not trusted.
+    Unsure,
+}
+
+/// Counts braces from the anchor line `at` until they balance at or after the opening line
+/// `open`; `lexical` skips braces inside literals and comments.
+fn balance(
+    index: &LineIndex<'_>,
+    at: usize,
+    open: usize,
+    base: usize,
+    budget: &mut Budget,
+    lexical: bool,
+) -> Result<Balance, Error> {
+    let lines = index.lines();
+    let last = lines.len().min(at + 20_000);
     let mut depth = 0isize;
-    for j in at..lines.len().min(at + 20_000) {
+    let mut scan = BraceScan::Code;
+    for j in at..last {
         let l = lines.get(j);
         budget.charge(1)?;
-        for c in l.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                _ => {}
+        if lexical {
+            match scan.line(l) {
+                Some((delta, next)) => {
+                    depth += delta;
+                    scan = next;
+                }
+                None => return Ok(Balance::Unsure),
             }
+        } else {
+            depth += naive_braces(l);
         }
-        if depth <= 0 && j >= open {
+        if depth <= 0 && j >= open && scan == BraceScan::Code {
             let closes = l.trim_start().starts_with('}') && indent_width(l) == Some(base);
-            return Ok(closes.then_some(j + 1));
+            return Ok(Balance::Closed(closes.then_some(j + 1)));
         }
     }
-    Ok(None)
+    if scan == BraceScan::Code {
+        Ok(Balance::Closed(None))
+    } else {
+        Ok(Balance::Unsure)
+    }
+}
+
+/// `{` minus `}` on a line, every brace counted.
+fn naive_braces(line: &str) -> isize {
+    line.chars().fold(0, |d, c| match c {
+        '{' => d + 1,
+        '}' => d - 1,
+        _ => d,
+    })
+}
+
+/// Where a brace-counting scan stands at the start of a line: in code, or inside a literal or
+/// comment that may span lines (C# `@"…"`, `/* … */`, Go/JS `` `…` ``). The C-family rules
+/// (C, C++, C#, Go, JS/TS, Rust, Java): `"…"` and `'x'` with backslash escapes end on their
+/// line, `@"…"` escapes `"` as `""`, `//` runs to the end of the line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum BraceScan {
+    /// Ordinary code: braces count.
+    Code,
+    /// Inside a C# verbatim string `@"…"`.
+    Verbatim,
+    /// Inside a `/* … */` comment.
+    BlockComment,
+    /// Inside a backtick string (Go raw string, JS template literal).
+    Backtick,
+}
+
+impl BraceScan {
+    /// The brace balance of `line` outside literals and comments, and the state at its end;
+    /// `None` when a `"…"` or `'…'` literal is left open at the end of the line.
+    fn line(self, line: &str) -> Option<(isize, BraceScan)> {
+        let b = line.as_bytes();
+        let mut state = self;
+        let mut depth = 0isize;
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            match state {
+                BraceScan::Verbatim => {
+                    if c == b'"' {
+                        if b.get(i + 1) == Some(&b'"') {
+                            i += 1;
+                        } else {
+                            state = BraceScan::Code;
+                        }
+                    }
+                }
+                BraceScan::BlockComment => {
+                    if c == b'*' && b.get(i + 1) == Some(&b'/') {
+                        i += 1;
+                        state = BraceScan::Code;
+                    }
+                }
+                BraceScan::Backtick => {
+                    if c == b'\\' {
+                        i += 1;
+                    } else if c == b'`' {
+                        state = BraceScan::Code;
+                    }
+                }
+                BraceScan::Code => match c {
+                    b'{' => depth += 1,
+                    b'}' => depth -= 1,
+                    b'/' if b.get(i + 1) == Some(&b'/') => return Some((depth, state)),
+                    b'/' if b.get(i + 1) == Some(&b'*') => {
+                        i += 1;
+                        state = BraceScan::BlockComment;
+                    }
+                    b'`' => state = BraceScan::Backtick,
+                    b'@' if b.get(i + 1) == Some(&b'"') => {
+                        i += 1;
+                        state = BraceScan::Verbatim;
+                    }
+                    b'"' => i = closing_quote(b, i + 1, b'"')?,
+                    b'\'' => {
+                        // A char literal is `'x'` or `'\…'`; any other `'` (a Rust lifetime, a
+                        // digit separator) is ordinary code.
+                        if b.get(i + 1) == Some(&b'\\') {
+                            i = closing_quote(b, i + 1, b'\'')?;
+                        } else if let Some(len) = char_len(&b[i + 1..]) {
+                            if b.get(i + 1 + len) == Some(&b'\'') {
+                                i += len + 1;
+                            }
+                        }
+                    }
+                    _ => {}
+                },
+            }
+            i += 1;
+        }
+        Some((depth, state))
+    }
+}
+
+/// The index of the `quote` that closes a literal whose body starts at `from` (backslash
+/// escapes), or `None` when the line ends first.
+fn closing_quote(b: &[u8], from: usize, quote: u8) -> Option<usize> {
+    let mut i = from;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            c if c == quote => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The byte length of the UTF-8 character at the start of `b`, if any.
+fn char_len(b: &[u8]) -> Option<usize> {
+    let first = *b.first()?;
+    Some(match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    })
 }
 
 /// The line that opens the brace block of the anchor at line `at` (indentation `base`): the
-/// anchor itself when it ends with `{`; else a line that starts with `{` at the anchor's
-/// indentation, after at most [`HEADER_LINES`] lines of the header indented deeper than it
+/// anchor itself when it ends with `{`; else a line that starts with `{` (or closes the
+/// header and ends with `{`: `) {`, `> {`) at the anchor's indentation, after at most [`HEADER_LINES`] lines of the header indented deeper than it
 /// (its parameters) or empty. `None` when the anchor opens no brace block.
 fn opening_brace(index: &LineIndex<'_>, at: usize, base: usize) -> Option<usize> {
     let lines = index.lines();
@@ -327,6 +493,7 @@ fn opening_brace(index: &LineIndex<'_>, at: usize, base: usize) -> Option<usize>
             None => {}
             Some(w) if w > base => {}
             Some(w) if w == base && l.trim_start().starts_with('{') => return Some(j),
+            Some(w) if w == base && closes_header_opens_body(l) => return Some(j),
             Some(_) => return None,
         }
     }
@@ -365,4 +532,52 @@ pub(crate) fn enclosing_header(index: &LineIndex<'_>, at: usize, max_scan: usize
             .filter(|&j| indent_width(lines.get(j)) == width)
             .unwrap_or(header),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BraceScan;
+
+    fn scan(lines: &[&str]) -> Option<(isize, BraceScan)> {
+        let mut state = BraceScan::Code;
+        let mut depth = 0;
+        for l in lines {
+            let (d, next) = state.line(l)?;
+            depth += d;
+            state = next;
+        }
+        Some((depth, state))
+    }
+
+    #[test]
+    fn braces_in_literals_and_comments_do_not_count() {
+        assert_eq!(scan(&["f() {"]), Some((1, BraceScan::Code)));
+        assert_eq!(scan(&[r#"x = "{ \" {"; }"#]), Some((-1, BraceScan::Code)));
+        assert_eq!(
+            scan(&["c = '{'; d = '\\''; e = '}';"]),
+            Some((0, BraceScan::Code))
+        );
+        assert_eq!(scan(&["a { // } }"]), Some((1, BraceScan::Code)));
+        assert_eq!(scan(&["a { /* }", "} */ }"]), Some((0, BraceScan::Code)));
+        assert_eq!(
+            scan(&[r#"s = @"{"#, r#"""}"" }"#, r#"}"; {"#]),
+            Some((1, BraceScan::Code))
+        );
+        assert_eq!(scan(&["s = `{", "}`; }"]), Some((-1, BraceScan::Code)));
+        // A Rust lifetime or a digit separator is not a char literal.
+        assert_eq!(
+            scan(&["impl<'a> F<'a> { n = 1'000; }"]),
+            Some((0, BraceScan::Code))
+        );
+        // State left open across lines is reported.
+        assert_eq!(scan(&["s = @\"{"]), Some((0, BraceScan::Verbatim)));
+        assert_eq!(scan(&["/* {"]), Some((0, BraceScan::BlockComment)));
+    }
+
+    #[test]
+    fn an_unterminated_literal_is_unsure() {
+        assert_eq!(scan(&[r#"s = "{ "#]), None);
+        assert_eq!(scan(&[r#"s = "\"#]), None);
+        assert_eq!(scan(&["c = '\\"]), None);
+    }
 }

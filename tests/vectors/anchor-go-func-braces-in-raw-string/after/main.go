@@ -1,0 +1,14 @@
+package main
+
+func usage() {
+	text := `
+}
+{ {
+`
+	println(text)
+	run(4)
+}
+
+func other() {
+	run(2)
+}

@@ -1,0 +1,14 @@
+package main
+
+func usage() {
+	text := `
+}
+{ {
+`
+	println(text)
+	run(2)
+}
+
+func other() {
+	run(2)
+}

@@ -1,0 +1,20 @@
+public class T
+{
+    string json = @"
+}
+";
+
+    void B()
+    {
+        Run(2);
+    }
+}
+
+public class U
+{
+    void B()
+    {
+        Run(2);
+        Run(3);
+    }
+}
