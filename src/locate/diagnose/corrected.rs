@@ -272,10 +272,12 @@ impl Corrected {
     /// Whether the corrected hunk can be offered: it keeps the patch's `-` lines and where its
     /// added lines go, its old side is a run of consecutive file lines, and that run occurs
     /// exactly once in `search` (where the engine will look for it), so resending it lands on
-    /// the lines it quotes. `Err` says why not, for the message.
+    /// the lines it quotes, and the hunk's old side `old` has no other reading: with one
+    /// interior line the patch left out it does not match other lines. `Err` says why not, for the message.
     pub(super) fn check(
         &self,
         index: &mut LineIndex<'_>,
+        old: &[&str],
         search: Range<usize>,
         budget: &mut Budget,
     ) -> Result<(), &'static str> {
@@ -288,6 +290,13 @@ impl Corrected {
         if !self.faithful || !consecutive || first < search.start || last >= search.end {
             return Err(UNFAITHFUL);
         }
+        match dropped_line_reading(index, old, search.clone(), budget) {
+            Err(()) => return Err("the search for another reading of the hunk ran out of budget"),
+            Ok(Some(start)) if (start, start + old.len()) != (first, last) => {
+                return Err("with one line the patch left out, its lines match another place")
+            }
+            Ok(_) => {}
+        }
         let lines = index.lines();
         let mut pattern = Pattern::new((first..=last).map(|j| lines.get(j)).collect());
         match index.find_windows(&mut pattern, Level::Exact, search, 2, budget) {
@@ -295,4 +304,46 @@ impl Corrected {
             _ => Err("the file's lines there occur more than once"),
         }
     }
+}
+
+/// The first line of a place in `search` where `old` matches (folded) with one interior line
+/// of the file left out: the writer dropped a line, and the hunk means that place. `Err` when
+/// the budget runs out (then whether there is such a place is unknown).
+fn dropped_line_reading(
+    index: &mut LineIndex<'_>,
+    old: &[&str],
+    search: Range<usize>,
+    budget: &mut Budget,
+) -> Result<Option<usize>, ()> {
+    let m = old.len();
+    let Some(first) = old.first().filter(|_| m >= 2) else {
+        return Ok(None);
+    };
+    let starts = index
+        .find_line(
+            first,
+            Level::Fold,
+            false,
+            search.clone(),
+            usize::MAX,
+            budget,
+        )
+        .map_err(|_| ())?;
+    for j in starts {
+        if j + m + 1 > search.end.min(index.len()) {
+            break;
+        }
+        budget.charge(2 * m as u64).map_err(|_| ())?;
+        // Lines matching from the front, and from the back with the window one line longer.
+        let p = (0..m)
+            .take_while(|&k| index.line_eq(j + k, Level::Fold, old[k]))
+            .count();
+        let q = (0..m)
+            .take_while(|&k| index.line_eq(j + m - k, Level::Fold, old[m - 1 - k]))
+            .count();
+        if p >= 1 && q >= 1 && p + q >= m {
+            return Ok(Some(j));
+        }
+    }
+    Ok(None)
 }
