@@ -290,12 +290,14 @@ impl Corrected {
         if !self.faithful || !consecutive || first < search.start || last >= search.end {
             return Err(UNFAITHFUL);
         }
-        match dropped_line_reading(index, old, search.clone(), budget) {
+        // A reading at the corrected hunk's own lines is that hunk; any other is another place.
+        let own = (last == first + old.len()).then_some(first);
+        match dropped_line_reading(index, old, search.clone(), own, budget) {
             Err(()) => return Err("the search for another reading of the hunk ran out of budget"),
-            Ok(Some(start)) if (start, start + old.len()) != (first, last) => {
+            Ok(Some(_)) => {
                 return Err("with one line the patch left out, its lines match another place")
             }
-            Ok(_) => {}
+            Ok(None) => {}
         }
         let lines = index.lines();
         let mut pattern = Pattern::new((first..=last).map(|j| lines.get(j)).collect());
@@ -306,13 +308,15 @@ impl Corrected {
     }
 }
 
-/// The first line of a place in `search` where `old` matches (folded) with one interior line
-/// of the file left out: the writer dropped a line, and the hunk means that place. `Err` when
-/// the budget runs out (then whether there is such a place is unknown).
+/// The first line of a place in `search` other than `own` where `old` matches (folded) with
+/// one interior line of the file left out: the writer may have dropped a line, and the hunk
+/// may mean that place. `Err` when the budget runs out (then whether there is such a place is
+/// unknown).
 fn dropped_line_reading(
     index: &mut LineIndex<'_>,
     old: &[&str],
     search: Range<usize>,
+    own: Option<usize>,
     budget: &mut Budget,
 ) -> Result<Option<usize>, ()> {
     let m = old.len();
@@ -329,7 +333,7 @@ fn dropped_line_reading(
             budget,
         )
         .map_err(|_| ())?;
-    for j in starts {
+    for j in starts.into_iter().filter(|&j| Some(j) != own) {
         if j + m + 1 > search.end.min(index.len()) {
             break;
         }
