@@ -273,7 +273,7 @@ impl Corrected {
     /// added lines go, its old side is a run of consecutive file lines, and that run occurs
     /// exactly once in `search` (where the engine will look for it), so resending it lands on
     /// the lines it quotes, and the hunk's old side `old` has no other reading: with one
-    /// interior line the patch left out it does not match other lines. `Err` says why not, for the message.
+    /// interior line the patch left out it does not match other lines anywhere in the file. `Err` says why not, for the message.
     pub(super) fn check(
         &self,
         index: &mut LineIndex<'_>,
@@ -292,7 +292,9 @@ impl Corrected {
         }
         // A reading at the corrected hunk's own lines is that hunk; any other is another place.
         let own = (last == first + old.len()).then_some(first);
-        match dropped_line_reading(index, old, search.clone(), own, budget) {
+        // The whole file: the place the writer meant may begin before the anchor's block.
+        let whole = 0..index.len();
+        match dropped_line_reading(index, old, whole, own, budget) {
             Err(()) => return Err("the search for another reading of the hunk ran out of budget"),
             Ok(Some(_)) => {
                 return Err("with one line the patch left out, its lines match another place")
