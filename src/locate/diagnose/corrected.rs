@@ -272,10 +272,12 @@ impl Corrected {
     /// Whether the corrected hunk can be offered: it keeps the patch's `-` lines and where its
     /// added lines go, its old side is a run of consecutive file lines, and that run occurs
     /// exactly once in `search` (where the engine will look for it), so resending it lands on
-    /// the lines it quotes. `Err` says why not, for the message.
+    /// the lines it quotes, and the hunk's old side `old` has no other reading: with one
+    /// interior line the patch left out it does not match other lines anywhere in the file. `Err` says why not, for the message.
     pub(super) fn check(
         &self,
         index: &mut LineIndex<'_>,
+        old: &[&str],
         search: Range<usize>,
         budget: &mut Budget,
     ) -> Result<(), &'static str> {
@@ -288,6 +290,17 @@ impl Corrected {
         if !self.faithful || !consecutive || first < search.start || last >= search.end {
             return Err(UNFAITHFUL);
         }
+        // A reading at the corrected hunk's own lines is that hunk; any other is another place.
+        let own = (last == first + old.len()).then_some(first);
+        // The whole file: the place the writer meant may begin before the anchor's block.
+        let whole = 0..index.len();
+        match dropped_line_reading(index, old, whole, own, budget) {
+            Err(()) => return Err("the search for another reading of the hunk ran out of budget"),
+            Ok(Some(_)) => {
+                return Err("with one line the patch left out, its lines match another place")
+            }
+            Ok(None) => {}
+        }
         let lines = index.lines();
         let mut pattern = Pattern::new((first..=last).map(|j| lines.get(j)).collect());
         match index.find_windows(&mut pattern, Level::Exact, search, 2, budget) {
@@ -295,4 +308,48 @@ impl Corrected {
             _ => Err("the file's lines there occur more than once"),
         }
     }
+}
+
+/// The first line of a place in `search` other than `own` where `old` matches (folded) with
+/// one interior line of the file left out: the writer may have dropped a line, and the hunk
+/// may mean that place. `Err` when the budget runs out (then whether there is such a place is
+/// unknown).
+fn dropped_line_reading(
+    index: &mut LineIndex<'_>,
+    old: &[&str],
+    search: Range<usize>,
+    own: Option<usize>,
+    budget: &mut Budget,
+) -> Result<Option<usize>, ()> {
+    let m = old.len();
+    let Some(first) = old.first().filter(|_| m >= 2) else {
+        return Ok(None);
+    };
+    let starts = index
+        .find_line(
+            first,
+            Level::Fold,
+            false,
+            search.clone(),
+            usize::MAX,
+            budget,
+        )
+        .map_err(|_| ())?;
+    for j in starts.into_iter().filter(|&j| Some(j) != own) {
+        if j + m + 1 > search.end.min(index.len()) {
+            break;
+        }
+        budget.charge(2 * m as u64).map_err(|_| ())?;
+        // Lines matching from the front, and from the back with the window one line longer.
+        let p = (0..m)
+            .take_while(|&k| index.line_eq(j + k, Level::Fold, old[k]))
+            .count();
+        let q = (0..m)
+            .take_while(|&k| index.line_eq(j + m - k, Level::Fold, old[m - 1 - k]))
+            .count();
+        if p >= 1 && q >= 1 && p + q >= m {
+            return Ok(Some(j));
+        }
+    }
+    Ok(None)
 }

@@ -119,7 +119,7 @@ fn close_region(
         corrected.differences
     ));
     let offer = if correct {
-        corrected.check(index, search, budget)
+        corrected.check(index, old, search, budget)
     } else {
         Err("its lines are found outside the anchor's block")
     };
