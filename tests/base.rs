@@ -671,7 +671,31 @@ proptest! {
                 };
                 let whole: Vec<&Vec<Edit>> = rs.iter().filter(|th| !splits(th)).collect();
                 let counted: Vec<&Vec<Edit>> = if whole.is_empty() { rs.iter().collect() } else { whole };
-                for th in counted {
+                // The one exception: insertions of both sides at one place (the order of the
+                // added lines a guess for the merge) settled by the plain apply to the current
+                // text. Then the text is the plain apply's, every reading's overlaps are such
+                // insertions, and the text is one reading's (with the insertions in one order).
+                let at_one_place = |t: &Edit, o: &Edit| t.start == t.end && o.start == o.end && t.start == o.start;
+                let only_insertions = |th: &[Edit]| th.iter().all(|t| ours.iter().all(|o| !overlap(t, o) || same(t, o) || at_one_place(t, o)));
+                let ordered = |th: &[Edit], ours_first: bool| {
+                    let mut all: Vec<Edit> = th.to_vec();
+                    for o in &ours {
+                        match all.iter_mut().find(|t| at_one_place(t, o) && !same(t, o)) {
+                            Some(t) if ours_first => t.new = o.new.iter().chain(&t.new).cloned().collect(),
+                            Some(t) => t.new.extend(o.new.iter().cloned()),
+                            None if th.iter().any(|t| same(t, o)) => {}
+                            None => all.push(o.clone()),
+                        }
+                    }
+                    all.sort_by_key(|e| (e.start, e.end));
+                    join(&apply_edits(&base, &all.iter().collect::<Vec<_>>()), "\n")
+                };
+                let plain = apply(&current, &patch, Mode::Update, &opts).ok().map(|p| p.text);
+                let settled = plain.as_deref() == Some(r.text.as_str())
+                    && counted.iter().any(|th| overlaps(th))
+                    && counted.iter().all(|th| only_insertions(th))
+                    && counted.iter().any(|th| [ordered(th, true), ordered(th, false)].contains(&r.text));
+                for th in counted.iter().filter(|_| !settled) {
                     prop_assert!(!overlaps(th), "merged although a reading overlaps the patch: {:?}\n{}\n{}", th, r.text, show);
                     prop_assert_eq!(&r.text, &merged(th), "another reading gives another text: {:?}\n{}", th, show);
                 }
