@@ -228,8 +228,14 @@ pub(crate) fn orderings(patched: &ApplyResult, current: &str) -> Option<[String;
         at(map_line(&theirs, w.start, false))?,
         at(map_line(&theirs, w.end, true))?,
     );
-    let block = t.new.slice(o.side.start, o.side.end);
-    let with_block = |l: usize| {
+    // The insertion at base place `q` of its window: the same lines of the patched base,
+    // counted from there (a block that slides comes out rotated, as `relocate` moves it).
+    let p = o.base.start;
+    let block = |q: usize| {
+        let (s, e) = (o.side.start + q, o.side.end + q);
+        (s >= p && e - p <= t.new.len()).then(|| t.new.slice(s - p, e - p))
+    };
+    let with_block = |l: usize, block: &str| {
         let mut s = String::with_capacity(rest.len() + block.len() + 3);
         if bom {
             s.push('\u{feff}');
@@ -239,7 +245,10 @@ pub(crate) fn orderings(patched: &ApplyResult, current: &str) -> Option<[String;
         s.push_str(merged.slice(l, merged.len()));
         s
     };
-    Some([with_block(before), with_block(after)])
+    Some([
+        with_block(before, block(w.start)?),
+        with_block(after, block(w.end)?),
+    ])
 }
 
 /// What [`forced::unforced`] checks for each change of the patch: the base lines it really
