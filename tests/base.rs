@@ -256,6 +256,27 @@ fn an_insertion_that_could_slide_past_a_change_made_since_is_a_conflict() {
 }
 
 #[test]
+fn an_insertion_order_the_current_context_settles_is_the_plain_apply() {
+    // The patch inserts "x }" before "B", right after a "}" (so it could slide up a line);
+    // since the read, "C }" was inserted at the same place. Before or after it is a guess for
+    // the merge, but the hunk's context in the current text ("}" then "B") names one place,
+    // and the plain apply's text there is one of the two orderings: taken.
+    let base = "A\n}\nB\n";
+    let current = "A\n}\nC\n}\nB\n";
+    let diff = "@@\n }\n+x\n+}\n B\n";
+    let r = apply_with_base(current, base, diff, Mode::Update, &Options::default()).unwrap();
+    assert_eq!(r.text, "A\n}\nC\n}\nx\n}\nB\n");
+    // Without the context that settles it (the "}" now occurs twice), it stays refused.
+    let bare = "@@\n }\n+x\n+}\n";
+    let err = apply_with_base(current, base, bare, Mode::Update, &Options::default()).unwrap_err();
+    assert!(
+        matches!(err.status(), Status::Conflict | Status::Ambiguous),
+        "{}",
+        err.message()
+    );
+}
+
+#[test]
 fn an_insertion_whose_window_only_ends_at_a_change_made_since_merges() {
     // From the drift benchmark (cobra): a new function inserted after another one's closing
     // "}" and blank line could slide up over those two lines to the end of the body, which the
