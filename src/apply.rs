@@ -302,6 +302,18 @@ fn update_on(
             Ok(plain) => merge::merge(&patched, source, Some(&plain.text)).map_err(|_| e)?,
             Err(_) => return Err(e),
         },
+        // The patch's added lines could go before or after a change made since: the plain
+        // apply to the current text is taken when its text is exactly one of the two
+        // orderings (its context in the current text settles the order), else the conflict.
+        Err(e) if e.status() == Status::Conflict => {
+            let Some(orders) = merge::orderings(&patched, source) else {
+                return Err(e);
+            };
+            return match update(source, op, opts, false) {
+                Ok(plain) if orders.contains(&plain.text) => Ok(plain),
+                _ => Err(e),
+            };
+        }
         Err(e) => return Err(e),
     };
     finish(&mut merged, opts);

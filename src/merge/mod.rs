@@ -36,7 +36,7 @@ use crate::text::{strip_bom, Lines};
 
 pub(crate) use explain::drifted;
 use explain::{ambiguous, conflict, OVERLAPS, SAME_SLIDES, SLIDES};
-use slide::{can_slide, relocate, sliding_conflict};
+use slide::{can_slide, relocate, sliding_conflict, sliding_insertion};
 
 /// One side's change to the base: base lines `base` became the side's lines `side`.
 #[derive(Clone, Debug)]
@@ -67,6 +67,30 @@ struct Texts<'a> {
     new_full: Vec<&'a str>,
 }
 
+impl<'a> Texts<'a> {
+    /// The base (`patched.source`), the current text and the patched base, split, each
+    /// without its BOM; and whether `current` has one.
+    fn new(patched: &'a ApplyResult, current: &'a str) -> (Texts<'a>, bool) {
+        let (_, base_body) = strip_bom(&patched.source);
+        let (_, new_body) = strip_bom(&patched.text);
+        let (bom, cur_body) = strip_bom(current);
+        let (base, cur, new) = (
+            Lines::split(base_body),
+            Lines::split(cur_body),
+            Lines::split(new_body),
+        );
+        let t = Texts {
+            base_full: full_lines(&base),
+            cur_full: full_lines(&cur),
+            new_full: full_lines(&new),
+            base,
+            cur,
+            new,
+        };
+        (t, bom)
+    }
+}
+
 /// Merges `patched` (the patch applied to the base: `patched.source` is the base) into
 /// `current`. `plain`: the text a plain apply of the same patch to `current` gives, when it
 /// succeeded (see [`second_reading`](align::second_reading)).
@@ -75,22 +99,7 @@ pub(crate) fn merge(
     current: &str,
     plain: Option<&str>,
 ) -> Result<ApplyResult, Error> {
-    let (_, base_body) = strip_bom(&patched.source);
-    let (_, new_body) = strip_bom(&patched.text);
-    let (bom, cur_body) = strip_bom(current);
-    let (base, cur, new) = (
-        Lines::split(base_body),
-        Lines::split(cur_body),
-        Lines::split(new_body),
-    );
-    let t = Texts {
-        base_full: full_lines(&base),
-        cur_full: full_lines(&cur),
-        new_full: full_lines(&new),
-        base,
-        cur,
-        new,
-    };
+    let (t, bom) = Texts::new(patched, current);
     let mut theirs = side_edits(&t.base_full, &t.cur_full);
     let mut ours = patch_edits(patched, &t);
 
@@ -163,6 +172,86 @@ fn one_reading(
         return Err(ambiguous(patched, &t.base, &t.cur, &r));
     }
     Ok(())
+}
+
+/// The texts a merge refused as "its added lines could go before or after" (one insertion
+/// of the patch that could slide over a change made since, and no other conflict) would be
+/// with the insertion before everything the current text changed in its window, and after
+/// it: the two orderings. `None` for any other refusal, or when the rest of the patch does
+/// not merge by itself. A plain apply of the patch to `current` whose text is exactly one of
+/// them is the merge with the order settled by the hunk's context in the current text.
+pub(crate) fn orderings(patched: &ApplyResult, current: &str) -> Option<[String; 2]> {
+    let (t, bom) = Texts::new(patched, current);
+    let mut theirs = side_edits(&t.base_full, &t.cur_full);
+    let mut ours = patch_edits(patched, &t);
+    let (k, w, _) = sliding_insertion(&t.base_full, &theirs, &t.cur_full, &ours, &t.new_full)?;
+    let o = ours.remove(k);
+    // The rest of the patch must merge without a guess of its own, and stay off the window
+    // (so the window's lines in the merged text are the current text's).
+    if sliding_conflict(&t.base_full, &theirs, &t.cur_full, &ours, &t.new_full).is_some()
+        || ours
+            .iter()
+            .any(|e| e.base.start <= w.end && e.base.end >= w.start)
+    {
+        return None;
+    }
+    relocate(
+        &t.base_full,
+        (&t.new_full, &mut ours),
+        (&t.cur_full, &theirs),
+    );
+    relocate(
+        &t.base_full,
+        (&t.cur_full, &mut theirs),
+        (&t.new_full, &ours),
+    );
+    if ours
+        .iter()
+        .any(|e| e.base.start <= w.end && e.base.end >= w.start)
+    {
+        return None;
+    }
+    let mut rest = String::new();
+    weave(patched, &t, &theirs, &ours, &mut rest).ok()?;
+    let merged = Lines::split(&rest);
+    let shift = delta(
+        &ours
+            .iter()
+            .filter(|e| e.base.end < w.start)
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
+    let at = |line: usize| {
+        usize::try_from(line as isize + shift)
+            .ok()
+            .filter(|&l| l <= merged.len())
+    };
+    // Before everything of the current text in the window, and after it.
+    let (before, after) = (
+        at(map_line(&theirs, w.start, false))?,
+        at(map_line(&theirs, w.end, true))?,
+    );
+    // The insertion at base place `q` of its window: the same lines of the patched base,
+    // counted from there (a block that slides comes out rotated, as `relocate` moves it).
+    let p = o.base.start;
+    let block = |q: usize| {
+        let (s, e) = (o.side.start + q, o.side.end + q);
+        (s >= p && e - p <= t.new.len()).then(|| t.new.slice(s - p, e - p))
+    };
+    let with_block = |l: usize, block: &str| {
+        let mut s = String::with_capacity(rest.len() + block.len() + 3);
+        if bom {
+            s.push('\u{feff}');
+        }
+        s.push_str(merged.slice(0, l));
+        s.push_str(block);
+        s.push_str(merged.slice(l, merged.len()));
+        s
+    };
+    Some([
+        with_block(before, block(w.start)?),
+        with_block(after, block(w.end)?),
+    ])
 }
 
 /// What [`forced::unforced`] checks for each change of the patch: the base lines it really

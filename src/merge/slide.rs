@@ -56,13 +56,9 @@ pub(super) fn sliding_conflict(
     new: &[&str],
 ) -> Option<(Edit, Range<usize>)> {
     let same = |t: &Edit, o: &Edit| t.base == o.base && cur[t.side.clone()] == new[o.side.clone()];
-    for o in ours.iter().filter(|o| o.base.is_empty()) {
-        let w = slide_window(base, new, o);
-        if !w.is_empty() {
-            if let Some(t) = theirs[inside(theirs, &w)].iter().find(|t| !same(t, o)) {
-                return Some((o.clone(), w.start.min(t.base.start)..w.end.max(t.base.end)));
-            }
-        }
+    if let Some((k, w, t)) = sliding_insertion(base, theirs, cur, ours, new) {
+        let o = &ours[k];
+        return Some((o.clone(), w.start.min(t.base.start)..w.end.max(t.base.end)));
     }
     // (The current side's insertions that could slide are left to the diff's alignment here:
     // a hunk's context lines say where they go, and `align` refuses when they do not.)
@@ -80,6 +76,28 @@ pub(super) fn sliding_conflict(
         };
         if let Some(o) = ours.iter().filter(strictly_inside).find(|o| !same(t, o)) {
             return Some((o.clone(), w.start.min(o.base.start)..w.end.max(o.base.end)));
+        }
+    }
+    None
+}
+
+/// The first pure insertion of the patch that could slide over a change made since (the
+/// "could go before or after" kind of [`sliding_conflict`]): its index in `ours`, its slide
+/// window, and the first change of the current text inside that window.
+pub(super) fn sliding_insertion<'e>(
+    base: &[&str],
+    theirs: &'e [Edit],
+    cur: &[&str],
+    ours: &[Edit],
+    new: &[&str],
+) -> Option<(usize, Range<usize>, &'e Edit)> {
+    let same = |t: &Edit, o: &Edit| t.base == o.base && cur[t.side.clone()] == new[o.side.clone()];
+    for (k, o) in ours.iter().enumerate().filter(|(_, o)| o.base.is_empty()) {
+        let w = slide_window(base, new, o);
+        if !w.is_empty() {
+            if let Some(t) = theirs[inside(theirs, &w)].iter().find(|t| !same(t, o)) {
+                return Some((k, w, t));
+            }
         }
     }
     None

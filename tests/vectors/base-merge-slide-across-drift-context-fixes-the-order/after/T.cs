@@ -1,0 +1,24 @@
+    [Test]
+    public void A()
+    {
+    }
+
+    [Test]
+    public void B()
+    {
+    }
+
+    [Test]
+    public void X()
+    {
+    }
+
+    [Test]
+    public void New()
+    {
+    }
+
+    [Test]
+    public void C()
+    {
+    }
