@@ -480,33 +480,14 @@ pub(crate) fn unclear_note(
 /// The not-found error of a hunk that fits several places with one of its unchanged lines
 /// left out: the message names them (1-based line ranges) and why none was taken.
 pub(crate) fn ambiguous_note(e: Error, starts: &[usize], w: usize) -> Error {
-    let shown: Vec<String> = starts
-        .iter()
-        .take(5)
-        .map(|&s| format!("{}–{}", s + 1, s + w))
-        .collect();
-    let more = if starts.len() > shown.len() {
-        format!(" and {} more", starts.len() - shown.len())
-    } else {
-        String::new()
-    };
-    let sep = if e.message().ends_with('\n') { "" } else { " " };
-    let message = format!(
-        "{}{sep}With one unchanged line of the file left out of the hunk it fits {} places \
-         (lines {}{more}), so none was taken: quote every unchanged line between the hunk's \
-         first and last line, exactly as the file has them.",
-        e.message(),
-        starts.len(),
-        shown.join(", "),
-    );
-    let mut diagnostics = e.diagnostics().clone();
-    if diagnostics.candidates.is_empty() {
-        diagnostics.candidates = starts
-            .iter()
-            .map(|&s| u32::try_from(s + 1).unwrap_or(u32::MAX))
-            .collect();
-    }
-    Error::new(e.status(), message, diagnostics)
+    super::relaxed::places_note(
+        e,
+        starts,
+        w,
+        "With one unchanged line of the file left out of the hunk",
+        "quote every unchanged line between the hunk's first and last line, exactly as the file \
+         has them.",
+    )
 }
 
 #[cfg(test)]

@@ -355,6 +355,19 @@ fn displaced(
 /// The not-found error of a hunk that fits several places with its context relaxed: the
 /// message names them (1-based line ranges) and why none was taken.
 pub(crate) fn ambiguous_note(e: Error, starts: &[usize], m: usize) -> Error {
+    places_note(
+        e,
+        starts,
+        m,
+        "With some of its unchanged lines allowed to differ",
+        "quote the unchanged lines exactly as the file has them.",
+    )
+}
+
+/// `e` told that, read `how`, the hunk fits the windows of `m` lines at `starts` (0-based; the
+/// first five shown), so none was taken, and what to do (`advice`); the candidates are the
+/// windows when `e` names none.
+pub(super) fn places_note(e: Error, starts: &[usize], m: usize, how: &str, advice: &str) -> Error {
     let shown: Vec<String> = starts
         .iter()
         .take(5)
@@ -367,8 +380,7 @@ pub(crate) fn ambiguous_note(e: Error, starts: &[usize], m: usize) -> Error {
     };
     let sep = if e.message().ends_with('\n') { "" } else { " " };
     let message = format!(
-        "{}{sep}With some of its unchanged lines allowed to differ it fits {} places (lines {}{more}), \
-         so none was taken: quote the unchanged lines exactly as the file has them.",
+        "{}{sep}{how} it fits {} places (lines {}{more}), so none was taken: {advice}",
         e.message(),
         starts.len(),
         shown.join(", "),
