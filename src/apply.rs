@@ -306,11 +306,8 @@ fn update_on(
         // apply to the current text is taken when its text is exactly one of the two
         // orderings (its context in the current text settles the order), else the conflict.
         Err(e) if e.status() == Status::Conflict => {
-            let Some(orders) = merge::orderings(&patched, source) else {
-                return Err(e);
-            };
             return match update(source, op, opts, false) {
-                Ok(plain) if orders.contains(&plain.text) => Ok(plain),
+                Ok(plain) if merge::order_settled(&patched, source, &plain.text) => Ok(plain),
                 _ => Err(e),
             };
         }

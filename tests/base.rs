@@ -628,6 +628,180 @@ mod repeated {
     }
 }
 
+/// The strict check of base-aware apply on texts whose lines repeat (see the property test
+/// below): a merge only where every reading of the drift carries the patch to the same text.
+fn check_repeated(
+    base: Vec<String>,
+    theirs: Vec<Edit>,
+    ours: Vec<Edit>,
+) -> Result<(), TestCaseError> {
+    let base_text = join(&base, "\n");
+    let cur_lines = apply_edits(&base, &theirs.iter().collect::<Vec<_>>());
+    let current = join(&cur_lines, "\n");
+    let patched = join(&apply_edits(&base, &ours.iter().collect::<Vec<_>>()), "\n");
+    prop_assume!(patched != base_text && current != base_text);
+    // The drift as generated is the story to check against only when no alignment keeps
+    // more base lines (else the diff's reading is a better story than the generator's).
+    let kept = base.len() - theirs.iter().map(|t| t.end - t.start).sum::<usize>();
+    prop_assume!(repeated::lcs_len(&base, &cur_lines) == kept);
+    let patch = make_patch(&base_text, &patched, "f.txt", &GenerateOptions::default()).unwrap();
+    let opts = Options::default();
+    let windows: Vec<(usize, usize)> = apply(&base_text, &patch, Mode::Update, &opts)
+        .unwrap()
+        .hunks
+        .iter()
+        .map(|h| {
+            (
+                h.old_start as usize - 1,
+                (h.old_start + h.old_len) as usize - 1,
+            )
+        })
+        .collect();
+    let got = apply_with_base(&current, &base_text, &patch, Mode::Update, &opts);
+    // The patch's edits as written (a generated edit that could slide may be written at
+    // another place of its slide), each narrowed to the lines it changes.
+    let ours = repeated::written(
+        &base,
+        &patched,
+        &apply(&base_text, &patch, Mode::Update, &opts).unwrap(),
+    );
+    let same = |t: &Edit, o: &Edit| t.start == o.start && t.end == o.end && t.new == o.new;
+    let overlap = |t: &Edit, o: &Edit| {
+        (t.start < o.end && o.start < t.end)
+            || (t.start == t.end && o.start == o.end && t.start == o.start)
+    };
+    let overlaps = |th: &[Edit]| {
+        th.iter()
+            .any(|t| ours.iter().any(|o| overlap(t, o) && !same(t, o)))
+    };
+    let merged = |th: &[Edit]| {
+        let all: Vec<&Edit> = th
+            .iter()
+            .chain(ours.iter().filter(|o| !th.iter().any(|t| same(t, o))))
+            .collect();
+        join(&apply_edits(&base, &all), "\n")
+    };
+    let overlapping = overlaps(&theirs);
+    let touching = theirs
+        .iter()
+        .any(|t| ours.iter().any(|o| touch(t, o) && !same(t, o)));
+    // Every reading of the drift as good as the diff's (the same number of base lines
+    // kept), and the texts of those that do not overlap the patch's edits.
+    let readings = repeated::readings(&base, &cur_lines, 4096);
+    let splits = |th: &[Edit]| {
+        th.iter().any(|t| {
+            windows.iter().any(|&(s, e)| {
+                if t.start == t.end {
+                    s < t.start && t.start < e
+                } else {
+                    t.start < e && s < t.end
+                }
+            })
+        })
+    };
+    let show = format!("base:\n{base_text}\ncurrent:\n{current}\npatch:\n{patch}");
+    match got {
+        Ok(r) => {
+            // Strict: a merge is a success only when EVERY reading of the drift (every
+            // alignment that keeps as many base lines) carries the patch's change (does not
+            // overlap it) to this very text. One reading that overlaps, or that gives
+            // another text, means the merge guessed which lines the model saw. The readings
+            // counted are those that keep every hunk's lines together (the hunk's own
+            // lines say the others are not what the model saw), or all of them when none
+            // does.
+            let Some(rs) = &readings else {
+                return Err(TestCaseError::fail(format!(
+                    "merged although the drift has more readings than can be checked:\n{}\n{}",
+                    r.text, show
+                )));
+            };
+            let whole: Vec<&Vec<Edit>> = rs.iter().filter(|th| !splits(th)).collect();
+            let counted: Vec<&Vec<Edit>> = if whole.is_empty() {
+                rs.iter().collect()
+            } else {
+                whole
+            };
+            // The one exception: insertions of both sides at one place (the order of the
+            // added lines a guess for the merge) settled by the plain apply to the current
+            // text. Then the text is the plain apply's, every reading's overlaps are such
+            // insertions, and the text is one reading's (with the insertions in one order).
+            let at_one_place =
+                |t: &Edit, o: &Edit| t.start == t.end && o.start == o.end && t.start == o.start;
+            let only_insertions = |th: &[Edit]| {
+                th.iter().all(|t| {
+                    ours.iter()
+                        .all(|o| !overlap(t, o) || same(t, o) || at_one_place(t, o))
+                })
+            };
+            let ordered = |th: &[Edit], ours_first: bool| {
+                let mut all: Vec<Edit> = th.to_vec();
+                for o in &ours {
+                    match all.iter_mut().find(|t| at_one_place(t, o) && !same(t, o)) {
+                        Some(t) if ours_first => {
+                            t.new = o.new.iter().chain(&t.new).cloned().collect()
+                        }
+                        Some(t) => t.new.extend(o.new.iter().cloned()),
+                        None if th.iter().any(|t| same(t, o)) => {}
+                        None => all.push(o.clone()),
+                    }
+                }
+                all.sort_by_key(|e| (e.start, e.end));
+                join(&apply_edits(&base, &all.iter().collect::<Vec<_>>()), "\n")
+            };
+            let plain = apply(&current, &patch, Mode::Update, &opts)
+                .ok()
+                .map(|p| p.text);
+            let settled = plain.as_deref() == Some(r.text.as_str())
+                && counted.iter().any(|th| overlaps(th))
+                && counted.iter().all(|th| only_insertions(th))
+                && counted
+                    .iter()
+                    .any(|th| [ordered(th, true), ordered(th, false)].contains(&r.text));
+            for th in counted.iter().filter(|_| !settled) {
+                prop_assert!(
+                    !overlaps(th),
+                    "merged although a reading overlaps the patch: {:?}\n{}\n{}",
+                    th,
+                    r.text,
+                    show
+                );
+                prop_assert_eq!(
+                    &r.text,
+                    &merged(th),
+                    "another reading gives another text: {:?}\n{}",
+                    th,
+                    show
+                );
+            }
+            let forced = !touching && repeated::forced(&base, &cur_lines, &theirs, &ours, &windows);
+            if forced {
+                prop_assert_eq!(&r.text, &merged(&theirs), "{}", show);
+            }
+        }
+        Err(e) => {
+            prop_assert!(
+                matches!(e.status(), Status::Conflict | Status::Ambiguous),
+                "{:?}: {}\n{}",
+                e.status(),
+                e.message(),
+                show
+            );
+            if overlapping && readings.as_ref().is_some_and(|r| r.len() == 1) {
+                prop_assert_eq!(e.status(), Status::Conflict, "{}\n{}", e.message(), show);
+            }
+            let forced = !touching && repeated::forced(&base, &cur_lines, &theirs, &ours, &windows);
+            prop_assert!(
+                !forced,
+                "refused although the alignment is forced: {:?}: {}\n{}",
+                e.status(),
+                e.message(),
+                show
+            );
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
 
@@ -635,110 +809,32 @@ proptest! {
     fn lines_that_repeat_merge_only_where_the_alignment_is_forced(
         (base, theirs, ours) in repeated::case()
     ) {
-        let base_text = join(&base, "\n");
-        let cur_lines = apply_edits(&base, &theirs.iter().collect::<Vec<_>>());
-        let current = join(&cur_lines, "\n");
-        let patched = join(&apply_edits(&base, &ours.iter().collect::<Vec<_>>()), "\n");
-        prop_assume!(patched != base_text && current != base_text);
-        // The drift as generated is the story to check against only when no alignment keeps
-        // more base lines (else the diff's reading is a better story than the generator's).
-        let kept = base.len() - theirs.iter().map(|t| t.end - t.start).sum::<usize>();
-        prop_assume!(repeated::lcs_len(&base, &cur_lines) == kept);
-        let patch = make_patch(&base_text, &patched, "f.txt", &GenerateOptions::default()).unwrap();
-        let opts = Options::default();
-        let windows: Vec<(usize, usize)> = apply(&base_text, &patch, Mode::Update, &opts)
-            .unwrap()
-            .hunks
-            .iter()
-            .map(|h| (h.old_start as usize - 1, (h.old_start + h.old_len) as usize - 1))
-            .collect();
-        let got = apply_with_base(&current, &base_text, &patch, Mode::Update, &opts);
-        // The patch's edits as written (a generated edit that could slide may be written at
-        // another place of its slide), each narrowed to the lines it changes.
-        let ours = repeated::written(&base, &patched, &apply(&base_text, &patch, Mode::Update, &opts).unwrap());
-        let same = |t: &Edit, o: &Edit| t.start == o.start && t.end == o.end && t.new == o.new;
-        let overlap = |t: &Edit, o: &Edit| {
-            (t.start < o.end && o.start < t.end) || (t.start == t.end && o.start == o.end && t.start == o.start)
-        };
-        let overlaps = |th: &[Edit]| th.iter().any(|t| ours.iter().any(|o| overlap(t, o) && !same(t, o)));
-        let merged = |th: &[Edit]| {
-            let all: Vec<&Edit> = th
-                .iter()
-                .chain(ours.iter().filter(|o| !th.iter().any(|t| same(t, o))))
-                .collect();
-            join(&apply_edits(&base, &all), "\n")
-        };
-        let overlapping = overlaps(&theirs);
-        let touching = theirs.iter().any(|t| ours.iter().any(|o| touch(t, o) && !same(t, o)));
-        // Every reading of the drift as good as the diff's (the same number of base lines
-        // kept), and the texts of those that do not overlap the patch's edits.
-        let readings = repeated::readings(&base, &cur_lines, 4096);
-        let splits = |th: &[Edit]| th.iter().any(|t| windows.iter().any(|&(s, e)| {
-            if t.start == t.end { s < t.start && t.start < e } else { t.start < e && s < t.end }
-        }));
-        let show = format!("base:\n{base_text}\ncurrent:\n{current}\npatch:\n{patch}");
-        match got {
-            Ok(r) => {
-                // Strict: a merge is a success only when EVERY reading of the drift (every
-                // alignment that keeps as many base lines) carries the patch's change (does not
-                // overlap it) to this very text. One reading that overlaps, or that gives
-                // another text, means the merge guessed which lines the model saw. The readings
-                // counted are those that keep every hunk's lines together (the hunk's own
-                // lines say the others are not what the model saw), or all of them when none
-                // does.
-                let Some(rs) = &readings else {
-                    return Err(TestCaseError::fail(format!(
-                        "merged although the drift has more readings than can be checked:\n{}\n{}", r.text, show)));
-                };
-                let whole: Vec<&Vec<Edit>> = rs.iter().filter(|th| !splits(th)).collect();
-                let counted: Vec<&Vec<Edit>> = if whole.is_empty() { rs.iter().collect() } else { whole };
-                // The one exception: insertions of both sides at one place (the order of the
-                // added lines a guess for the merge) settled by the plain apply to the current
-                // text. Then the text is the plain apply's, every reading's overlaps are such
-                // insertions, and the text is one reading's (with the insertions in one order).
-                let at_one_place = |t: &Edit, o: &Edit| t.start == t.end && o.start == o.end && t.start == o.start;
-                let only_insertions = |th: &[Edit]| th.iter().all(|t| ours.iter().all(|o| !overlap(t, o) || same(t, o) || at_one_place(t, o)));
-                let ordered = |th: &[Edit], ours_first: bool| {
-                    let mut all: Vec<Edit> = th.to_vec();
-                    for o in &ours {
-                        match all.iter_mut().find(|t| at_one_place(t, o) && !same(t, o)) {
-                            Some(t) if ours_first => t.new = o.new.iter().chain(&t.new).cloned().collect(),
-                            Some(t) => t.new.extend(o.new.iter().cloned()),
-                            None if th.iter().any(|t| same(t, o)) => {}
-                            None => all.push(o.clone()),
-                        }
-                    }
-                    all.sort_by_key(|e| (e.start, e.end));
-                    join(&apply_edits(&base, &all.iter().collect::<Vec<_>>()), "\n")
-                };
-                let plain = apply(&current, &patch, Mode::Update, &opts).ok().map(|p| p.text);
-                let settled = plain.as_deref() == Some(r.text.as_str())
-                    && counted.iter().any(|th| overlaps(th))
-                    && counted.iter().all(|th| only_insertions(th))
-                    && counted.iter().any(|th| [ordered(th, true), ordered(th, false)].contains(&r.text));
-                for th in counted.iter().filter(|_| !settled) {
-                    prop_assert!(!overlaps(th), "merged although a reading overlaps the patch: {:?}\n{}\n{}", th, r.text, show);
-                    prop_assert_eq!(&r.text, &merged(th), "another reading gives another text: {:?}\n{}", th, show);
-                }
-                let forced = !touching
-                    && repeated::forced(&base, &cur_lines, &theirs, &ours, &windows);
-                if forced {
-                    prop_assert_eq!(&r.text, &merged(&theirs), "{}", show);
-                }
-            }
-            Err(e) => {
-                prop_assert!(
-                    matches!(e.status(), Status::Conflict | Status::Ambiguous),
-                    "{:?}: {}\n{}", e.status(), e.message(), show
-                );
-                if overlapping && readings.as_ref().is_some_and(|r| r.len() == 1) {
-                    prop_assert_eq!(e.status(), Status::Conflict, "{}\n{}", e.message(), show);
-                }
-                let forced = !touching
-                    && repeated::forced(&base, &cur_lines, &theirs, &ours, &windows);
-                prop_assert!(!forced, "refused although the alignment is forced: {:?}: {}\n{}",
-                    e.status(), e.message(), show);
-            }
+        check_repeated(base, theirs, ours)?;
+    }
+}
+
+/// Cases the property test above once failed on, checked by the same rules on every run.
+#[test]
+fn lines_that_repeat_cases_that_once_failed() {
+    let l = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let e = |start, end, new: &[&str]| Edit {
+        start,
+        end,
+        new: l(new),
+    };
+    let cases = [
+        // The drift reads as "a moved down" or as "a became b, and a was added later": the
+        // plain apply lands after the later a, which only one reading supports.
+        (
+            l(&["a", "", "", ""]),
+            vec![e(0, 1, &["b"]), e(3, 3, &["a", ""])],
+            vec![e(1, 1, &["a"])],
+        ),
+    ];
+    for (base, theirs, ours) in cases {
+        match check_repeated(base.clone(), theirs, ours) {
+            Ok(()) | Err(TestCaseError::Reject(_)) => {}
+            Err(f) => panic!("{base:?}: {f}"),
         }
     }
 }

@@ -57,14 +57,18 @@ pub(super) struct Reading {
 
 /// The first hunk whose lines have a second reading, if any. `windows` are the hunks' base
 /// lines (context and changed lines, as located in the base); `theirs` the base → current
-/// edits (the alignment the merge uses); `ours` the patch's edits.
+/// edits (the alignment the merge uses); `ours` the patch's edits. With it, whether the
+/// second reading is only a near one (every other place keeps [`MARGIN`] fewer base lines
+/// than the diff's alignment): a plain apply of the hunk to the current text may settle
+/// that, never an alignment as good as the diff's (two equal readings, or a place not
+/// measured).
 pub(super) fn second_reading(
     base: &[&str],
     cur: &[&str],
     theirs: &[Edit],
     ours: &[Edit],
     windows: &[Range<usize>],
-) -> Option<Reading> {
+) -> Option<(Reading, bool)> {
     if theirs.is_empty() {
         return None;
     }
@@ -91,14 +95,15 @@ pub(super) fn second_reading(
         // The margin only for a window the change made since left whole: when it changed
         // lines of the window, those lines already say where it is.
         let added = if lines == *w { &added[..] } else { &[][..] };
-        let there = other_places(&b, &c, added, &lines, here, kept);
+        let (there, near) = other_places(&b, &c, added, &lines, here, kept);
         if !there.is_empty() {
-            return Some(Reading {
+            let r = Reading {
                 hunk: o.hunk,
                 lines,
                 here,
                 there,
-            });
+            };
+            return Some((r, near));
         }
     }
     None
@@ -138,7 +143,7 @@ fn shift_before(edits: &[Edit], line: usize) -> isize {
 /// The other current lines where base lines `lines` (at `here` in the diff's alignment) could
 /// stand in an alignment that keeps nearly as many base lines as the diff's (`kept`): as many,
 /// or [`MARGIN`] fewer where the current lines there are all `added` since (none are when
-/// `added` is empty).
+/// `added` is empty). With them, whether each needs the margin (none keeps as many).
 fn other_places(
     b: &[u32],
     c: &[u32],
@@ -146,12 +151,12 @@ fn other_places(
     lines: &Range<usize>,
     here: usize,
     kept: usize,
-) -> Vec<usize> {
+) -> (Vec<usize>, bool) {
     let len = lines.len();
     let (n, m) = (b.len(), c.len());
     let pattern = &b[lines.clone()];
     if m < len {
-        return Vec::new();
+        return (Vec::new(), true);
     }
     let margin = |j: usize| {
         if added.len() >= j + len && added[j..j + len].iter().all(|&a| a) {
@@ -174,22 +179,26 @@ fn other_places(
     // changes made since and twice the distance to the diff's own place.
     let mut work = 0usize;
     let mut found = Vec::new();
+    let mut near = unmeasured.is_empty();
     for (k, &j) in places.iter().enumerate() {
         let differences = (n - kept) + (m - kept) + 2 * j.abs_diff(here) + 1;
         work = work.saturating_add((n + m).saturating_mul(differences));
         if work > MAX_WORK {
             unmeasured.extend_from_slice(&places[k..]);
+            near = false;
             break;
         }
         let before = lcs(&b[..lines.start], &c[..j]);
         let after = lcs(&b[lines.end..], &c[j + len..]);
-        if before + len + after + margin(j) >= kept {
+        let kept_there = before + len + after;
+        if kept_there + margin(j) >= kept {
             found.push(j);
+            near &= kept_there < kept;
         }
     }
     found.extend(unmeasured);
     found.sort_unstable();
-    found
+    (found, near)
 }
 
 /// The lines of both texts as numbers (equal lines, terminators included, get equal numbers),

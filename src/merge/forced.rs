@@ -74,6 +74,20 @@ pub(super) fn unforced(
         .find_map(|(hunk, lines, need)| t.need_unforced(theirs, *hunk, lines, need))
 }
 
+/// Whether every alignment as good as the diff's keeps each of base lines `lines`, each at
+/// one current line (the same one in all of them). `false` when the drift is too large to
+/// check.
+pub(super) fn fixed_lines(base: &[&str], cur: &[&str], theirs: &[Edit], lines: &[usize]) -> bool {
+    if theirs.is_empty() {
+        return true;
+    }
+    let needs: Vec<_> = lines
+        .iter()
+        .map(|&i| (0, i..i + 1, Need::Line(i)))
+        .collect();
+    Tables::new(base, cur, theirs, &[], &needs).is_some_and(|t| lines.iter().all(|&i| t.fixed(i)))
+}
+
 /// The prefix and suffix tables of the longest common subsequence of the interned base `b`
 /// and current text `c`, in the band, at the rows the checks read.
 struct Tables {

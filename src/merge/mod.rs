@@ -148,12 +148,13 @@ pub(crate) fn merge(
     })
 }
 
-/// Carried without a conflict only where the hunks' lines map to one place. A second reading
-/// of the drift (see [`align::second_reading`]) is no doubt when the current text, searched by
-/// the plain rules (the hunk as written, its anchors, uniqueness), names one place and the edit
-/// there gives this very `text`: both ways of locating the hunk agree. But every alignment of
-/// the drift as good as the diff's must carry each change of the patch to the same current
-/// lines: else the merge would guess (no plain apply overrides this).
+/// Carried without a conflict only where the hunks' lines map to one place. A near second
+/// reading of the drift (see [`align::second_reading`]: an alignment one line worse than the
+/// diff's) is no doubt when the current text, searched by the plain rules (the hunk as
+/// written, its anchors, uniqueness), names one place and the edit there gives this very
+/// `text`: both ways of locating the hunk agree. But every alignment of the drift as good as
+/// the diff's must carry each change of the patch to the same current lines: else the merge
+/// would guess (no plain apply overrides this).
 fn one_reading(
     patched: &ApplyResult,
     t: &Texts<'_>,
@@ -162,8 +163,10 @@ fn one_reading(
     text: &str,
 ) -> Result<(), Error> {
     let windows = hunk_windows(patched);
-    if let Some(r) = align::second_reading(&t.base_full, &t.cur_full, theirs, ours, &windows) {
-        if plain != Some(text) {
+    if let Some((r, near)) =
+        align::second_reading(&t.base_full, &t.cur_full, theirs, ours, &windows)
+    {
+        if !near || plain != Some(text) {
             return Err(ambiguous(patched, &t.base, &t.cur, &r));
         }
     }
@@ -174,16 +177,55 @@ fn one_reading(
     Ok(())
 }
 
-/// The texts a merge refused as "its added lines could go before or after" (one insertion
-/// of the patch that could slide over a change made since, and no other conflict) would be
-/// with the insertion before everything the current text changed in its window, and after
-/// it: the two orderings. `None` for any other refusal, or when the rest of the patch does
-/// not merge by itself. A plain apply of the patch to `current` whose text is exactly one of
-/// them is the merge with the order settled by the hunk's context in the current text.
-pub(crate) fn orderings(patched: &ApplyResult, current: &str) -> Option<[String; 2]> {
-    let (t, bom) = Texts::new(patched, current);
+/// Whether `plain` (a plain apply of the patch to `current`) settles a merge refused as "its
+/// added lines could go before or after" (one insertion of the patch that could slide over a
+/// change made since, and no other conflict): its text is exactly one of the two orderings
+/// (the insertion before everything the current text changed in its window, or after it),
+/// so the hunk's context in the current text says the order. Only the order: the rest of the
+/// patch must merge by itself with one reading of the drift (as any merge, see
+/// [`one_reading`]), and the base lines just outside the insertion's window must each stand
+/// at one current line in every reading of the drift (else a reading that moves the window's
+/// lines, or drops them, puts the insertion at a place neither ordering names).
+pub(crate) fn order_settled(patched: &ApplyResult, current: &str, plain: &str) -> bool {
+    let (t, _) = Texts::new(patched, current);
+    let Some((orders, w)) = orderings(patched, &t, current) else {
+        return false;
+    };
+    if !orders.iter().any(|o| o == plain) {
+        return false;
+    }
+    let theirs = side_edits(&t.base_full, &t.cur_full);
+    let ours = patch_edits(patched, &t);
+    let windows = hunk_windows(patched);
+    if let Some((_, near)) =
+        align::second_reading(&t.base_full, &t.cur_full, &theirs, &ours, &windows)
+    {
+        if !near {
+            return false;
+        }
+    }
+    // The insertion's own need is the order, settled here; every other must be forced.
+    let mut needs = forced_needs(patched, &t);
+    needs.retain(|(_, _, n)| !matches!(*n, forced::Need::Cut(p) if w.start <= p && p <= w.end));
+    let bounds: Vec<usize> = [w.start.checked_sub(1), Some(w.end)]
+        .into_iter()
+        .flatten()
+        .filter(|&i| i < t.base_full.len())
+        .collect();
+    forced::unforced(&t.base_full, &t.cur_full, &theirs, &windows, &needs).is_none()
+        && forced::fixed_lines(&t.base_full, &t.cur_full, &theirs, &bounds)
+}
+
+/// The two orderings of [`order_settled`] and the insertion's slide window (base lines), or
+/// `None` for any other refusal, or when the rest of the patch does not merge by itself.
+fn orderings(
+    patched: &ApplyResult,
+    t: &Texts<'_>,
+    current: &str,
+) -> Option<([String; 2], Range<usize>)> {
+    let bom = strip_bom(current).0;
     let mut theirs = side_edits(&t.base_full, &t.cur_full);
-    let mut ours = patch_edits(patched, &t);
+    let mut ours = patch_edits(patched, t);
     let (k, w, _) = sliding_insertion(&t.base_full, &theirs, &t.cur_full, &ours, &t.new_full)?;
     let o = ours.remove(k);
     // The rest of the patch must merge without a guess of its own, and stay off the window
@@ -212,7 +254,7 @@ pub(crate) fn orderings(patched: &ApplyResult, current: &str) -> Option<[String;
         return None;
     }
     let mut rest = String::new();
-    weave(patched, &t, &theirs, &ours, &mut rest).ok()?;
+    weave(patched, t, &theirs, &ours, &mut rest).ok()?;
     let merged = Lines::split(&rest);
     let shift = delta(
         &ours
@@ -248,10 +290,11 @@ pub(crate) fn orderings(patched: &ApplyResult, current: &str) -> Option<[String;
         s.push_str(merged.slice(l, merged.len()));
         s
     };
-    Some([
+    let orders = [
         with_block(before, block(w.start)?),
         with_block(after, block(w.end)?),
-    ])
+    ];
+    Some((orders, w))
 }
 
 /// What [`forced::unforced`] checks for each change of the patch: the base lines it really
