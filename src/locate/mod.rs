@@ -346,24 +346,22 @@ fn locate_one(
     opts: &Options,
     budget: &mut Budget,
 ) -> Result<Placement, Error> {
-    let first = locate_once(index, cx, region_start, around, opts, budget);
-    match first {
-        // First-match mode takes an ambiguous anchor's first line. When the hunk is not in
-        // that line's block, the unique search's answer (another of the anchor's lines, or
-        // the anchor set aside) is the first match there is: first-match mode never fails
-        // where the unique search succeeds.
-        Err(e)
-            if opts.first_match
-                && !cx.hunk.anchors.is_empty()
-                && e.status() != crate::error::Status::SearchBudget =>
-        {
-            let unique = Options {
-                first_match: false,
-                ..opts.clone()
-            };
-            locate_once(index, cx, region_start, around, &unique, budget).map_err(|_| e)
-        }
-        r => r,
+    if !opts.first_match {
+        return locate_once(index, cx, region_start, around, opts, budget);
+    }
+    // First-match mode changes only what the unique search refuses: a hunk the unique search
+    // places is placed there (a first-match pick, such as an ambiguous anchor's first line,
+    // could find a looser match in that line's block while the unique search has an exact
+    // one elsewhere). A refusal other than the budget's is searched again taking the first of
+    // several candidates; when that fails too, its error is the answer.
+    let unique = Options {
+        first_match: false,
+        ..opts.clone()
+    };
+    match locate_once(index, cx, region_start, around, &unique, budget) {
+        Ok(p) => Ok(p),
+        Err(e) if e.status() == crate::error::Status::SearchBudget => Err(e),
+        Err(_) => locate_once(index, cx, region_start, around, opts, budget),
     }
 }
 
