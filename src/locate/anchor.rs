@@ -371,9 +371,11 @@ fn naive_braces(line: &str) -> isize {
 }
 
 /// Where a brace-counting scan stands at the start of a line: in code, or inside a literal or
-/// comment that may span lines (C# `@"…"`, `/* … */`, Go/JS `` `…` ``). The C-family rules
-/// (C, C++, C#, Go, JS/TS, Rust, Java): `"…"` and `'x'` with backslash escapes end on their
-/// line, `@"…"` escapes `"` as `""`, `//` runs to the end of the line.
+/// comment that may span lines (C# `@"…"`, `/* … */`, Go/JS `` `…` ``, Rust `r#"…"#`, C++
+/// `R"d(…)d"`). The C-family rules (C, C++, C#, Go, JS/TS, Rust, Java): `"…"` and `'x'` with
+/// backslash escapes end on their line, `@"…"` escapes `"` as `""`, `//` runs to the end of the
+/// line; and the `#` comment of the languages that use it (shell, Perl, Ruby, PHP, PowerShell,
+/// Python) runs to the end of the line when it reads as one ([`hash_comment`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum BraceScan {
     /// Ordinary code: braces count.
@@ -384,7 +386,15 @@ enum BraceScan {
     BlockComment,
     /// Inside a backtick string (Go raw string, JS template literal).
     Backtick,
+    /// Inside a Rust raw string `r"…"` / `r#"…"#` closed by `"` and this many `#`.
+    RustRaw(u8),
+    /// Inside a C++ raw string `R"delim(…)delim"`: the delimiter (at most 16 bytes) and its
+    /// length.
+    CppRaw([u8; CPP_DELIM_MAX], u8),
 }
+
+/// The longest delimiter a C++ raw string may have.
+const CPP_DELIM_MAX: usize = 16;
 
 impl BraceScan {
     /// The brace balance of `line` outside literals and comments, and the state at its end;
@@ -419,9 +429,43 @@ impl BraceScan {
                         state = BraceScan::Code;
                     }
                 }
+                BraceScan::RustRaw(hashes) => {
+                    let n = usize::from(hashes);
+                    if c == b'"' && b.len() > i + n && b[i + 1..=i + n].iter().all(|&h| h == b'#') {
+                        i += n;
+                        state = BraceScan::Code;
+                    }
+                }
+                BraceScan::CppRaw(delim, len) => {
+                    let d = &delim[..usize::from(len)];
+                    if c == b')'
+                        && b[i + 1..].starts_with(d)
+                        && b.get(i + 1 + d.len()) == Some(&b'"')
+                    {
+                        i += d.len() + 1;
+                        state = BraceScan::Code;
+                    }
+                }
                 BraceScan::Code => match c {
                     b'{' => depth += 1,
                     b'}' => depth -= 1,
+                    b'r' if starts_token(b, i) || ends_ident(&b[..i], b"b") => {
+                        if let Some((hashes, quote)) = rust_raw_open(b, i + 1) {
+                            i = quote;
+                            state = BraceScan::RustRaw(hashes);
+                        }
+                    }
+                    b'R' if starts_token(b, i)
+                        || [&b"u8"[..], b"u", b"U", b"L"]
+                            .iter()
+                            .any(|p| ends_ident(&b[..i], p)) =>
+                    {
+                        if let Some((delim, len, paren)) = cpp_raw_open(b, i + 1) {
+                            i = paren;
+                            state = BraceScan::CppRaw(delim, len);
+                        }
+                    }
+                    b'#' if hash_comment(b, i) => return Some((depth, state)),
                     b'/' if b.get(i + 1) == Some(&b'/') => return Some((depth, state)),
                     b'/' if b.get(i + 1) == Some(&b'*') => {
                         i += 1;
@@ -451,6 +495,68 @@ impl BraceScan {
         }
         Some((depth, state))
     }
+}
+
+/// True when the byte at `i` starts a token: nothing before it, or a byte that cannot be part
+/// of an identifier.
+fn starts_token(b: &[u8], i: usize) -> bool {
+    i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')
+}
+
+/// True when `before` ends with the identifier `ident`, whole (`br"` but not `abr"`).
+fn ends_ident(before: &[u8], ident: &[u8]) -> bool {
+    before.ends_with(ident) && starts_token(before, before.len() - ident.len())
+}
+
+/// After the `r` of a possible Rust raw string at `from`: the number of `#` and the index of
+/// the opening `"`, when they follow (`r"`, `r#"`, …); `None` otherwise (`r#ident`, `r`).
+fn rust_raw_open(b: &[u8], from: usize) -> Option<(u8, usize)> {
+    let hashes = b[from.min(b.len())..]
+        .iter()
+        .take_while(|&&c| c == b'#')
+        .count();
+    let quote = from + hashes;
+    (b.get(quote) == Some(&b'"'))
+        .then(|| u8::try_from(hashes).ok().map(|h| (h, quote)))
+        .flatten()
+}
+
+/// After the `R` of a possible C++ raw string at `from`: the delimiter, its length and the
+/// index of the `(` that ends it, when `"delim(` follows with a valid delimiter (at most 16
+/// characters, none of them a space, a parenthesis, a backslash or a quote).
+fn cpp_raw_open(b: &[u8], from: usize) -> Option<([u8; CPP_DELIM_MAX], u8, usize)> {
+    if b.get(from) != Some(&b'"') {
+        return None;
+    }
+    let start = from + 1;
+    let mut delim = [0u8; CPP_DELIM_MAX];
+    let mut len = 0usize;
+    for (k, &c) in b.get(start..)?.iter().enumerate() {
+        match c {
+            b'(' => return Some((delim, u8::try_from(len).ok()?, start + k)),
+            b' ' | b')' | b'\\' | b'"' | b'\t' => return None,
+            _ if len == CPP_DELIM_MAX => return None,
+            _ => {
+                delim[len] = c;
+                len += 1;
+            }
+        }
+    }
+    None
+}
+
+/// True when the `#` at `i` starts a line comment (shell, Perl, Ruby, PHP, PowerShell,
+/// Python): first on its line and not followed by a letter, `[`, `!` or `{` (a C directive
+/// `#if`, a Rust attribute `#[…]`/`#![…]`, a JS private member `#x`, a Ruby `#{…}`); or
+/// after whitespace and followed by whitespace or the end of the line (`x = 1 # {`). A C
+/// macro's `#x` or `a##b`, a raw identifier `r#x` or a PowerShell `<#` is not one.
+fn hash_comment(b: &[u8], i: usize) -> bool {
+    let next = b.get(i + 1).copied();
+    let first = b[..i].iter().all(u8::is_ascii_whitespace);
+    if first {
+        return !next.is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'[' | b'!' | b'{'));
+    }
+    b[i - 1].is_ascii_whitespace() && next.is_none_or(|c| c.is_ascii_whitespace())
 }
 
 /// The index of the `quote` that closes a literal whose body starts at `from` (backslash
@@ -572,6 +678,50 @@ mod tests {
         // State left open across lines is reported.
         assert_eq!(scan(&["s = @\"{"]), Some((0, BraceScan::Verbatim)));
         assert_eq!(scan(&["/* {"]), Some((0, BraceScan::BlockComment)));
+    }
+
+    #[test]
+    fn raw_strings_hide_their_braces() {
+        // Rust raw strings, with and without hashes, on one line and across lines.
+        assert_eq!(scan(&[r#"let s = r"}"; {"#]), Some((1, BraceScan::Code)));
+        assert_eq!(
+            scan(&[r###"let s = r#"a "}" b"#; }"###]),
+            Some((-1, BraceScan::Code))
+        );
+        assert_eq!(
+            scan(&[r##"let s = br#"{"##, r#"} " {"#, r##""#; }"##]),
+            Some((-1, BraceScan::Code))
+        );
+        assert_eq!(scan(&[r##"s = r#"{"##]), Some((0, BraceScan::RustRaw(1))));
+        // A raw identifier or a name ending in r is not a raw string.
+        assert_eq!(scan(&["let r#type = 1; {"]), Some((1, BraceScan::Code)));
+        assert_eq!(scan(&[r#"f(bar"{"); }"#]), Some((-1, BraceScan::Code)));
+        // C++ raw strings, with a delimiter and an encoding prefix.
+        assert_eq!(scan(&[r#"auto s = R"({)"; {"#]), Some((1, BraceScan::Code)));
+        assert_eq!(
+            scan(&[r#"auto s = u8R"x(a )" {"#, r#"})x"; }"#]),
+            Some((-1, BraceScan::Code))
+        );
+        // `)"` without the delimiter does not close it.
+        assert_eq!(
+            scan(&[r#"s = R"--({)"}"#, r#")--"; }"#]),
+            Some((-1, BraceScan::Code))
+        );
+    }
+
+    #[test]
+    fn hash_comments_hide_their_braces() {
+        assert_eq!(scan(&["f() {", "  # }", "}"]), Some((0, BraceScan::Code)));
+        assert_eq!(scan(&["x = 1 # {"]), Some((0, BraceScan::Code)));
+        assert_eq!(scan(&["<# {", "#> {"]), Some((1, BraceScan::Code)));
+        // Not comments: a directive, an attribute, a private member, interpolation, `$#`.
+        assert_eq!(scan(&["#define OPEN {"]), Some((1, BraceScan::Code)));
+        assert_eq!(scan(&["#[cfg(x)] mod m {"]), Some((1, BraceScan::Code)));
+        assert_eq!(scan(&["  #run() {"]), Some((1, BraceScan::Code)));
+        assert_eq!(
+            scan(&["for ((i=0; i<$#; i++)) {"]),
+            Some((1, BraceScan::Code))
+        );
     }
 
     #[test]
