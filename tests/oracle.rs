@@ -549,3 +549,18 @@ fn every_offered_fix_repairs_or_is_refused() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Seeds whose offered fix once edited other lines than it named, replayed at every run: a
+/// corrected hunk built on the closest region of a hunk with a dropped line (5959 … 19502), and
+/// a "To pick line 8" fix that, appended after the patch's trailing blank line, landed on line
+/// 10 (8832).
+#[test]
+fn fixes_once_wrong_stay_right() {
+    for seed in [
+        5959, 6403, 6889, 8832, 12545, 13800, 15954, 16019, 18581, 19468, 19502,
+    ] {
+        let (source, patch, want) = case(seed);
+        let outcome = repair::outcome(&source, &patch, &want, repair::ROUNDS);
+        assert_ne!(outcome, repair::Outcome::Wrong, "seed {seed}");
+    }
+}

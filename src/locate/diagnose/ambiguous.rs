@@ -140,17 +140,59 @@ fn with_context(
     hunk
 }
 
-/// Whether `hunk`, resent alone, lands with its first old-side line at file line `at`.
+/// Whether `hunk`, resent alone, lands on exactly file lines `at..at + len` (a placement that
+/// starts there but takes in another line, as a dropped or relaxed line would, is not the
+/// candidate).
 fn lands_at(
     index: &LineIndex<'_>,
     cx: &HunkRef<'_>,
     hunk: Hunk,
     opts: &Options,
-    at: usize,
+    (at, len): (usize, usize),
 ) -> bool {
     let lines = index.lines();
     let placed = crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen);
-    matches!(placed.as_deref(), Ok([p]) if p.start == at)
+    matches!(placed.as_deref(), Ok([p]) if p.start == at && p.old_len == len)
+}
+
+/// Whether `hunk`, resent with an empty context line between its body and the `after` context
+/// lines a fix ends it with, does not land anywhere but file line `at`. A bare diff's trailing
+/// blank lines are not part of its last hunk, but a model that appends the fix's lines to
+/// the hunk as it wrote it puts them after its blank line: that resend must not edit other
+/// lines (refused, or placed on the candidate, is safe).
+fn blank_before_end_is_safe(
+    index: &LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    hunk: &Hunk,
+    opts: &Options,
+    after: usize,
+    at: usize,
+) -> bool {
+    let ends_blank = |h: &Hunk| {
+        h.lines
+            .last()
+            .is_some_and(|l| l.kind == LineKind::Context && l.text.trim().is_empty())
+    };
+    if after == 0 || cx.next.is_some() || hunk.end_of_file || ends_blank(cx.hunk) {
+        return true;
+    }
+    let mut resent = hunk.clone();
+    let k = resent.lines.len() - after;
+    resent.lines.insert(
+        k,
+        HunkLine {
+            kind: LineKind::Context,
+            text: String::new(),
+            patch_line: cx.hunk.patch_line,
+        },
+    );
+    let lines = index.lines();
+    let placed = crate::locate::locate_hunks(lines, &[resent], cx.path, opts, cx.seen);
+    match placed.as_deref() {
+        Ok([p]) => p.start == at,
+        Ok(_) => false,
+        Err(_) => true,
+    }
 }
 
 /// How many separating context fixes of one candidate are verified at most (the smallest
@@ -238,7 +280,7 @@ fn separating_fixes(
     };
     for &c in found.iter().take(take) {
         let mut ways = Vec::new();
-        if let Some((text, hint)) = separating_header(index, cx, c, anchor, opts) {
+        if let Some((text, hint)) = separating_header(index, cx, (c, m), anchor, opts) {
             ways.push(text);
             suggestion.get_or_insert(hint);
         }
@@ -247,7 +289,10 @@ fn separating_fixes(
         // candidate (`\t}` and `}` differ at the exact level only).
         for (before, after) in separating_context(index, found, c, m) {
             let hunk = with_context(index, cx, c, m, (before, after));
-            if lands_at(index, cx, hunk, opts, c - before) {
+            let len = before + m + after;
+            if blank_before_end_is_safe(index, cx, &hunk, opts, after, c - before)
+                && lands_at(index, cx, hunk, opts, (c - before, len))
+            {
                 let start = (before > 0).then(|| context_lines(index, c - before, c));
                 let end = (after > 0).then(|| context_lines(index, c + m, c + m + after));
                 let way = match (start, end) {
@@ -280,7 +325,7 @@ fn separating_fixes(
 fn separating_header(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
-    c: usize,
+    (c, m): (usize, usize),
     anchor: Option<&AnchorMatch>,
     opts: &Options,
 ) -> Option<(String, String)> {
@@ -301,7 +346,7 @@ fn separating_header(
             text: text.clone(),
             patch_line: cx.hunk.patch_line,
         });
-        if lands_at(index, cx, hunk, opts, c) {
+        if lands_at(index, cx, hunk, opts, (c, m)) {
             return Some((
                 format!(
                     "add the anchor {} (line {})",
