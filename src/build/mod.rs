@@ -94,7 +94,7 @@ enum Out<'a> {
     /// Original lines copied verbatim.
     Copy(Range<usize>),
     /// One original line written with another terminator, so that it does not merge with the
-    /// line before it (see [`keep_lines_apart`]).
+    /// line before it (see [`push_piece`]).
     Kept(usize, Eol),
     /// A new line with its terminator.
     New(Cow<'a, str>, Eol),
@@ -135,41 +135,49 @@ impl Out<'_> {
 /// it takes the next line's terminator (LF) instead — or CRLF when it is empty and itself
 /// follows a lone CR. When the CR line is kept, the empty line after it (added, or kept and
 /// brought next to it by a deletion) takes the CR of the line it follows.
-fn keep_lines_apart<'a>(lines: &Lines<'_>, out: Vec<Out<'a>>, fallback: Eol) -> Vec<Out<'a>> {
-    let mut res: Vec<Out<'a>> = Vec::with_capacity(out.len() + 1);
-    for piece in out.into_iter().filter(|o| !o.is_empty()) {
-        let merges = piece.starts_with_lf(lines, fallback)
-            && res
-                .last()
-                .is_some_and(|p| p.last_eol(lines, fallback) == Eol::Cr);
-        if !merges {
-            res.push(piece);
-            continue;
+///
+/// Applied as each piece is pushed (it looks only at the pieces before it), so the output is
+/// one vector built once; a copy that continues the copy before it joins it (two adjacent
+/// lines of the file never merge: a lone CR before an LF would have been one CRLF line).
+fn push_piece<'a>(res: &mut Vec<Out<'a>>, lines: &Lines<'_>, piece: Out<'a>, fallback: Eol) {
+    if piece.is_empty() {
+        return;
+    }
+    if let (Some(Out::Copy(last)), Out::Copy(r)) = (res.last_mut(), &piece) {
+        if last.end == r.start {
+            last.end = r.end;
+            return;
         }
-        let before_ends_cr =
-            res.len() >= 2 && res[res.len() - 2].last_eol(lines, fallback) == Eol::Cr;
-        let last = res.len() - 1;
-        if let Out::New(t, eol) = &mut res[last] {
-            *eol = if t.is_empty() && before_ends_cr {
-                Eol::CrLf
-            } else {
-                Eol::Lf
-            };
-            res.push(piece);
-            continue;
-        }
-        match piece {
-            Out::New(t, _) => res.push(Out::New(t, Eol::Cr)),
-            Out::Kept(i, _) => res.push(Out::Kept(i, Eol::Cr)),
-            Out::Copy(r) => {
-                res.push(Out::Kept(r.start, Eol::Cr));
-                if r.len() > 1 {
-                    res.push(Out::Copy(r.start + 1..r.end));
-                }
+    }
+    let merges = piece.starts_with_lf(lines, fallback)
+        && res
+            .last()
+            .is_some_and(|p| p.last_eol(lines, fallback) == Eol::Cr);
+    if !merges {
+        res.push(piece);
+        return;
+    }
+    let before_ends_cr = res.len() >= 2 && res[res.len() - 2].last_eol(lines, fallback) == Eol::Cr;
+    let last = res.len() - 1;
+    if let Out::New(t, eol) = &mut res[last] {
+        *eol = if t.is_empty() && before_ends_cr {
+            Eol::CrLf
+        } else {
+            Eol::Lf
+        };
+        res.push(piece);
+        return;
+    }
+    match piece {
+        Out::New(t, _) => res.push(Out::New(t, Eol::Cr)),
+        Out::Kept(i, _) => res.push(Out::Kept(i, Eol::Cr)),
+        Out::Copy(r) => {
+            res.push(Out::Kept(r.start, Eol::Cr));
+            if r.len() > 1 {
+                res.push(Out::Copy(r.start + 1..r.end));
             }
         }
     }
-    res
 }
 
 /// Builds the new text of an updated file. Fails only when a hunk matched with its
@@ -187,17 +195,25 @@ pub(crate) fn build_update(
     let mut order: Vec<usize> = (0..placements.len()).collect();
     order.sort_by_key(|&i| (placements[i].start, i));
     // Each hunk's lines as placed: a gap's file line inserted as context, so that every
-    // old-side line maps to one file line.
-    let bodies: Vec<Cow<'_, [crate::patch::Line]>> = placements
+    // old-side line maps to one file line. Only the hunks with a gap need a copy (by hunk
+    // index, ascending); the others are their own lines in use.
+    let gapped: Vec<(usize, Vec<crate::patch::Line>)> = placements
         .iter()
         .zip(hunks)
-        .map(|(p, h)| crate::locate::gapped_body(h, p, lines))
+        .enumerate()
+        .filter_map(
+            |(i, (p, h))| match crate::locate::gapped_body(h, p, lines) {
+                Cow::Owned(v) => Some((i, v)),
+                Cow::Borrowed(_) => None,
+            },
+        )
         .collect();
     let mut b = Builder {
         lines,
         fallback: lines.dominant_eol().unwrap_or(Eol::Lf),
-        out: Vec::with_capacity(order.len() * 4 + 2),
-        changes: Vec::new(),
+        // A copy and a piece a hunk for one-line hunks; more pieces grow it.
+        out: Vec::with_capacity(order.len() * 2 + 2),
+        changes: Vec::with_capacity(order.len()),
         new_count: 0,
         file_unit: None,
     };
@@ -208,7 +224,7 @@ pub(crate) fn build_update(
         let p = &placements[hi];
         let hunk = &hunks[hi];
         if p.start > pos {
-            b.out.push(Out::Copy(pos..p.start));
+            b.push(Out::Copy(pos..p.start));
             b.new_count += p.start - pos;
             pos = p.start;
         }
@@ -221,7 +237,10 @@ pub(crate) fn build_update(
             bh.new_len = p.old_len;
             continue;
         }
-        let body = &bodies[hi][..];
+        let body: &[crate::patch::Line] = match gapped.binary_search_by_key(&hi, |g| g.0) {
+            Ok(j) => &gapped[j].1,
+            Err(_) => &hunk.lines[..p.used_lines.min(hunk.lines.len())],
+        };
         bh.reindented = b
             .hunk(hi, body, p)
             .map_err(|e| inconsistent_indentation(lines, path, hi, hunk, body, &e))?;
@@ -238,13 +257,12 @@ pub(crate) fn build_update(
         pos = k.max(pos);
     }
     if pos < n {
-        b.out.push(Out::Copy(pos..n));
+        b.push(Out::Copy(pos..n));
     }
     if opts.ensure_final_newline {
         final_newline = true;
     }
-    let out = keep_lines_apart(lines, b.out, b.fallback);
-    let text = write(lines, bom, &out, b.fallback, final_newline);
+    let text = write(lines, bom, &b.out, b.fallback, final_newline);
     Ok(Built {
         text,
         hunks: built_hunks,
@@ -266,6 +284,11 @@ struct Builder<'l, 'a> {
 }
 
 impl<'l> Builder<'l, '_> {
+    /// Appends one output piece (see [`push_piece`]).
+    fn push(&mut self, piece: Out<'l>) {
+        push_piece(&mut self.out, self.lines, piece, self.fallback);
+    }
+
     /// Writes one placed hunk's lines (`body`, the lines in use). Returns whether an added
     /// line was re-indented.
     fn hunk(
@@ -302,7 +325,7 @@ impl<'l> Builder<'l, '_> {
                     self.close_run(hi, run_old_start..k, run_new_start..self.new_count);
                     deleted.clear();
                     adds_in_run = 0;
-                    self.out.push(Out::Copy(k..k + 1));
+                    self.push(Out::Copy(k..k + 1));
                     prev_eol = Some(lines.eol(k));
                     k += 1;
                     old_k += 1;
@@ -334,8 +357,9 @@ impl<'l> Builder<'l, '_> {
                     let fold_pair = paired
                         .filter(|_| level == Some(Level::Fold))
                         .map(|(fk, old_text)| (old_text, lines.get(fk)));
-                    let text = added_text(line, indented[i].take(), fold_pair, &chars);
-                    self.out.push(Out::New(text, eol));
+                    let moved = indented.get_mut(i).and_then(Option::take);
+                    let text = added_text(line, moved, fold_pair, &chars);
+                    self.push(Out::New(text, eol));
                     prev_eol = Some(eol);
                     adds_in_run += 1;
                     self.new_count += 1;
@@ -347,14 +371,15 @@ impl<'l> Builder<'l, '_> {
     }
 
     /// The re-indented text of each added line of a hunk (`None`: as written), by the
-    /// indentation map when the hunk matched with its indentation ignored.
+    /// indentation map when the hunk matched with its indentation ignored; empty (every line
+    /// as written) when it matched with its indentation.
     fn indentation(
         &mut self,
         body: &[crate::patch::Line],
         p: &Placement,
     ) -> Result<Vec<Option<String>>, reindent::Inconsistent> {
         if p.level < Level::Trim {
-            return Ok(vec![None; body.len()]);
+            return Ok(Vec::new());
         }
         let lines = self.lines;
         let file_unit = &mut self.file_unit;
