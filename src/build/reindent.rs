@@ -245,7 +245,8 @@ pub(crate) fn indent_added_lines(
         return Ok(result);
     }
     let steps = candidate_steps(&pairs, patch_unit(body), file_unit());
-    let mapping = Mapping::new(&pairs, steps, paired_deletions(body));
+    let mut mapping = Mapping::new(&pairs, steps, paired_deletions(body));
+    mapping.tab_width = expanded_tab_width(&pairs);
     for (i, l) in adds {
         let indent = leading_ws(&l.text);
         let Some(new_indent) = mapping.indent_for(i, indent) else {
@@ -327,6 +328,9 @@ struct Mapping<'p, 'a> {
     by_indent: FxHashMap<&'a str, Vec<usize>>,
     steps: Vec<Step>,
     paired: Vec<Option<usize>>,
+    /// The one tab width at which every matched line's patch indentation, tabs expanded,
+    /// is its file indentation (see [`expanded_tab_width`]).
+    tab_width: Option<usize>,
 }
 
 impl<'p, 'a> Mapping<'p, 'a> {
@@ -340,6 +344,7 @@ impl<'p, 'a> Mapping<'p, 'a> {
             by_indent,
             steps,
             paired,
+            tab_width: None,
         }
     }
 
@@ -358,7 +363,22 @@ impl<'p, 'a> Mapping<'p, 'a> {
             self.steps
                 .iter()
                 .find_map(|s| s.apply(indent))
+                .or_else(|| self.expanded(i, indent))
                 .or_else(|| in_file_style(pairs, indent, self.paired[i]))
+        }
+    }
+
+    /// The added line at body index `i` written with `indent`, under the tab-expansion map:
+    /// its tabs expanded at the one tab width every matched line fits. Not for a line that
+    /// replaces a `-` line at another file indentation (the replaced line decides, see
+    /// [`in_file_style`]).
+    fn expanded(&self, i: usize, indent: &str) -> Option<String> {
+        let width = self.tab_width?;
+        let new = expand_tabs(indent, width);
+        let replaced = self.paired[i].and_then(|d| self.pairs.iter().find(|p| p.body_index == d));
+        match replaced {
+            Some(p) if p.file != new => None,
+            _ => Some(new),
         }
     }
 
@@ -373,6 +393,36 @@ impl<'p, 'a> Mapping<'p, 'a> {
                 .collect(),
         }
     }
+}
+
+/// An indentation with its tabs expanded to the next multiple of `width` columns.
+fn expand_tabs(indent: &str, width: usize) -> String {
+    let mut out = String::with_capacity(indent.len() * width);
+    for c in indent.chars() {
+        if c == '\t' {
+            let pad = width - out.len() % width;
+            out.extend(std::iter::repeat_n(' ', pad));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The tab-expansion map: the quoted lines went through an editor that turned the file's
+/// leading spaces into tabs (a tab every `width` columns), while the added lines may keep the
+/// file's spaces. It holds when the file indents the matched lines with spaces only, at least
+/// one patch indentation holds a tab, and exactly one tab width (1 to 8) turns every patch
+/// indentation into its file indentation. Each patch space is then one column and each tab
+/// runs to the next tab stop, so every added line has one file indentation, tabs or not.
+/// Used only where no step maps a line: it is a map of characters, not of depths.
+fn expanded_tab_width(pairs: &[Pair<'_>]) -> Option<usize> {
+    if pairs.iter().any(|p| !only(p.file, ' ')) || !pairs.iter().any(|p| p.patch.contains('\t')) {
+        return None;
+    }
+    let mut fits = (1..=8).filter(|&w| pairs.iter().all(|p| expand_tabs(p.patch, w) == p.file));
+    let width = fits.next()?;
+    fits.next().is_none().then_some(width)
 }
 
 /// An added line whose indentation no matched line of the patch carries and no step maps,
@@ -693,14 +743,23 @@ mod tests {
             run(&file, 1, &patch),
             Ok(vec!["    const m = 3".into(), "    const n = 4".into()])
         );
-        // An added line at a depth no matched line has is still refused.
+        // An added line at a depth no matched line has: every patch space is one column and
+        // every tab runs to the next multiple of 4 (the one width that fits each matched
+        // line), so its 6 spaces are 6 columns.
         let patch = [
             "   it('x', () => {",
             " \tconst a = 1",
             "+      deeper = 1",
+            "+\t\tdeepest = 1",
             " \tconst m = 2",
         ];
-        assert_eq!(run(&file, 1, &patch), Err(2));
+        assert_eq!(
+            run(&file, 1, &patch),
+            Ok(vec![
+                "      deeper = 1".into(),
+                "        deepest = 1".into()
+            ])
+        );
         // A replacement at another depth than the line it replaces is not the file's style.
         let patch = [
             "   it('x', () => {",
@@ -708,6 +767,58 @@ mod tests {
             "+      const a = 2",
             " \tconst m = 2",
         ];
+        assert_eq!(run(&file, 1, &patch), Err(2));
+    }
+
+    #[test]
+    fn quoted_lines_with_the_files_spaces_turned_into_tabs() {
+        // A 2-space file whose quoted lines had each 4 columns turned into a tab (a tab
+        // then 2 spaces for 6): no depth step fits, the tab expansion at width 4 does.
+        let file = [
+            "describe(() => {",
+            "  it('x', () => {",
+            "    const s = {",
+            "      a: 1,",
+            "    }",
+            "  })",
+            "})",
+        ];
+        let patch = [
+            " \t  a: 1,",
+            " \t}",
+            "   })",
+            "+  it('y', () => {",
+            "+    const t = {",
+            "+      b: 2,",
+            "+\t\t  c: 3,",
+            "+    }",
+            "+  })",
+            " })",
+        ];
+        assert_eq!(
+            run(&file, 3, &patch),
+            Ok(vec![
+                "  it('y', () => {".into(),
+                "    const t = {".into(),
+                "      b: 2,".into(),
+                "          c: 3,".into(),
+                "    }".into(),
+                "  })".into(),
+            ])
+        );
+        // Two tab widths fit ("  \t" is 4 columns at width 2 and at width 4): the expansion
+        // is not used, and a depth no matched line has is refused.
+        let file = ["a {", "    b", "}"];
+        let patch = ["   \tb", "+      c", " }"];
+        assert_eq!(run(&file, 1, &patch), Err(1));
+        // A file indented with tabs: the expansion does not apply (spaces could not be
+        // written back as the file's tabs without a guess).
+        let file = ["a {", "\t\tb", "}"];
+        let patch = ["         b", "+    \t c", " }"];
+        assert_eq!(run(&file, 1, &patch), Err(1));
+        // A replacement at another file indentation than the expansion gives is refused.
+        let file = ["a {", "  b {", "    c", "  }", "}"];
+        let patch = ["   b {", "-\tc", "+      c2", "   }"];
         assert_eq!(run(&file, 1, &patch), Err(2));
     }
 
