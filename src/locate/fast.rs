@@ -168,11 +168,8 @@ fn find_windows(lines: &Lines<'_>, probes: &mut [Probe<'_>], opts: &Options) -> 
     let check_ws = opts.max_level >= Level::TrimEnd;
     // The whole text, for the last byte of each line without slicing it.
     let bytes = lines.slice(0, n).as_bytes();
-    let (ends, eols) = lines.raw();
-    let mut line_start = 0usize;
-    for (i, (&end, eol)) in ends.iter().zip(eols).enumerate() {
-        let len = end - line_start;
-        line_start = end + eol.len();
+    for (i, span) in lines.raw().spans(0, n).enumerate() {
+        let (len, end) = (span.end - span.start, span.end);
         if check_ws && len > 0 && matches!(bytes[end - 1], b' ' | b'\t' | b'\x0B' | b'\x0C') {
             // Trim-end windows would count with the exact ones: the full path decides.
             return None;

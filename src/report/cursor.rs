@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use crate::text::{Eol, Lines};
+use crate::text::{Lines, RawLines, Spans};
 
 const LOW: u64 = 0x0101_0101_0101_0101;
 const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
@@ -63,7 +63,7 @@ pub(crate) struct LineCursor<'t> {
     mask: u64,
     /// The text's line index when the caller still holds it (the apply's own split of the
     /// source): each line's end and terminator are read from it, and nothing is scanned.
-    index: Option<(&'t [usize], &'t [Eol])>,
+    index: Option<RawLines<'t>>,
 }
 
 impl<'t> LineCursor<'t> {
@@ -94,17 +94,17 @@ impl<'t> LineCursor<'t> {
     /// A cursor at the first line of `text` that reads the lines from `lines`, the index of
     /// that very text (the caller's split of it), instead of scanning for terminators.
     pub(crate) fn indexed(text: &'t str, base: usize, lines: &'t Lines<'_>) -> LineCursor<'t> {
-        let (ends, eols) = lines.raw();
+        let index = lines.raw();
         LineCursor {
             bytes: text.as_bytes(),
             base,
             cr: false,
             line: 0,
             pos: 0,
-            len: ends.len(),
+            len: index.len(),
             block: usize::MAX,
             mask: 0,
-            index: Some((ends, eols)),
+            index: Some(index),
         }
     }
 
@@ -175,10 +175,13 @@ impl<'t> LineCursor<'t> {
     /// moves to the next line; `None` past the last line.
     #[inline]
     pub(crate) fn next_span(&mut self) -> Option<Range<usize>> {
-        if let Some((ends, eols)) = self.index {
-            let (&end, eol) = (ends.get(self.line)?, eols.get(self.line)?);
+        if let Some(index) = self.index {
+            if self.line >= index.len() {
+                return None;
+            }
+            let end = index.end(self.line);
             let start = self.pos;
-            self.pos = end + eol.len();
+            self.pos = index.past_eol(end);
             self.line += 1;
             return Some(self.base + start..self.base + end);
         }
@@ -191,12 +194,10 @@ impl<'t> LineCursor<'t> {
     /// of equal lines with a loop of its own.
     #[inline]
     pub(crate) fn take_indexed(&mut self, k: usize) -> Option<IndexedSpans<'t>> {
-        let (ends, eols) = self.index?;
-        let (from, to) = (self.line, self.line.saturating_add(k).min(ends.len()));
+        let index = self.index?;
+        let (from, to) = (self.line, self.line.saturating_add(k).min(index.len()));
         let run = IndexedSpans {
-            ends: ends.get(from..to).unwrap_or_default().iter(),
-            eols: eols.get(from..to).unwrap_or_default().iter(),
-            pos: self.pos,
+            spans: index.spans(from, to),
             base: self.base,
         };
         self.seek(to);
@@ -304,13 +305,10 @@ impl<'t> LineCursor<'t> {
     /// Moves to line `i` (or past the last line when there are fewer).
     #[inline]
     pub(crate) fn seek(&mut self, i: usize) {
-        if let Some((ends, eols)) = self.index {
+        if let Some(index) = self.index {
             // Any line at once: it starts where the previous one's terminator ends.
-            let i = i.min(ends.len());
-            self.pos = match i.checked_sub(1) {
-                Some(p) => ends[p] + eols[p].len(),
-                None => 0,
-            };
+            let i = i.min(index.len());
+            self.pos = index.start(i);
             self.line = i;
             return;
         }
@@ -353,10 +351,7 @@ impl<'t> LineCursor<'t> {
 
 /// The spans of a run of lines read from a line index ([`LineCursor::take_indexed`]).
 pub(crate) struct IndexedSpans<'t> {
-    ends: std::slice::Iter<'t, usize>,
-    eols: std::slice::Iter<'t, Eol>,
-    /// Where the next line starts (before `base` is added).
-    pos: usize,
+    spans: Spans<'t>,
     base: usize,
 }
 
@@ -364,10 +359,8 @@ impl Iterator for IndexedSpans<'_> {
     type Item = Range<usize>;
     #[inline]
     fn next(&mut self) -> Option<Range<usize>> {
-        let (&end, eol) = (self.ends.next()?, self.eols.next()?);
-        let start = self.pos;
-        self.pos = end + eol.len();
-        Some(self.base + start..self.base + end)
+        let span = self.spans.next()?;
+        Some(self.base + span.start..self.base + span.end)
     }
 }
 
