@@ -194,20 +194,7 @@ pub(crate) fn build_update(
     let n = lines.len();
     let mut order: Vec<usize> = (0..placements.len()).collect();
     order.sort_by_key(|&i| (placements[i].start, i));
-    // Each hunk's lines as placed: a gap's file line inserted as context, so that every
-    // old-side line maps to one file line. Only the hunks with a gap need a copy (by hunk
-    // index, ascending); the others are their own lines in use.
-    let gapped: Vec<(usize, Vec<crate::patch::Line>)> = placements
-        .iter()
-        .zip(hunks)
-        .enumerate()
-        .filter_map(
-            |(i, (p, h))| match crate::locate::gapped_body(h, p, lines) {
-                Cow::Owned(v) => Some((i, v)),
-                Cow::Borrowed(_) => None,
-            },
-        )
-        .collect();
+    let gapped = gapped_bodies(lines, hunks, placements);
     let mut b = Builder {
         lines,
         fallback: lines.dominant_eol().unwrap_or(Eol::Lf),
@@ -246,12 +233,7 @@ pub(crate) fn build_update(
             .map_err(|e| inconsistent_indentation(lines, path, hi, hunk, body, &e))?;
         let k = p.start + body.iter().filter(|l| l.kind != LineKind::Add).count();
         if k == n {
-            let last_new = body.iter().rev().find(|l| l.kind != LineKind::Delete);
-            if hunk.new_no_newline && last_new.is_some_and(|l| l.kind == LineKind::Add) {
-                final_newline = false;
-            } else if hunk.old_no_newline && !hunk.new_no_newline {
-                final_newline = true;
-            }
+            final_newline = final_newline_after(hunk, body, final_newline);
         }
         bh.new_len = b.new_count - bh.new_start;
         pos = k.max(pos);
@@ -268,6 +250,40 @@ pub(crate) fn build_update(
         hunks: built_hunks,
         changes: b.changes,
     })
+}
+
+/// Each hunk's lines as placed: a gap's file line inserted as context, so that every old-side
+/// line maps to one file line. Only the hunks with a gap need a copy (by hunk index,
+/// ascending); the others are their own lines in use.
+fn gapped_bodies(
+    lines: &Lines<'_>,
+    hunks: &[Hunk],
+    placements: &[Placement],
+) -> Vec<(usize, Vec<crate::patch::Line>)> {
+    placements
+        .iter()
+        .zip(hunks)
+        .enumerate()
+        .filter_map(
+            |(i, (p, h))| match crate::locate::gapped_body(h, p, lines) {
+                Cow::Owned(v) => Some((i, v)),
+                Cow::Borrowed(_) => None,
+            },
+        )
+        .collect()
+}
+
+/// Whether the text ends with a newline after `hunk` (its lines as placed: `body`) changed
+/// the file's last line: its `\ No newline` markers decide, else it stays `current`.
+fn final_newline_after(hunk: &Hunk, body: &[crate::patch::Line], current: bool) -> bool {
+    let last_new = body.iter().rev().find(|l| l.kind != LineKind::Delete);
+    if hunk.new_no_newline && last_new.is_some_and(|l| l.kind == LineKind::Add) {
+        false
+    } else if hunk.old_no_newline && !hunk.new_no_newline {
+        true
+    } else {
+        current
+    }
 }
 
 /// The state of one build: the output pieces and the changes so far.

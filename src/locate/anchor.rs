@@ -406,94 +406,94 @@ impl BraceScan {
         let mut i = 0;
         while i < b.len() {
             let c = b[i];
-            match state {
-                BraceScan::Verbatim => {
-                    if c == b'"' {
-                        if b.get(i + 1) == Some(&b'"') {
-                            i += 1;
-                        } else {
-                            state = BraceScan::Code;
+            if !matches!(state, BraceScan::Code) {
+                (i, state) = state.inside(b, i);
+                i += 1;
+                continue;
+            }
+            match c {
+                b'{' => depth += 1,
+                b'}' => depth -= 1,
+                b'r' if starts_token(b, i) || ends_ident(&b[..i], b"b") => {
+                    if let Some((hashes, quote)) = rust_raw_open(b, i + 1) {
+                        i = quote;
+                        state = BraceScan::RustRaw(hashes);
+                    }
+                }
+                b'R' if starts_token(b, i)
+                    || [&b"u8"[..], b"u", b"U", b"L"]
+                        .iter()
+                        .any(|p| ends_ident(&b[..i], p)) =>
+                {
+                    if let Some((delim, len, paren)) = cpp_raw_open(b, i + 1) {
+                        i = paren;
+                        state = BraceScan::CppRaw(delim, len);
+                    }
+                }
+                b'#' if hash_comment(b, i) => return Some((depth, state)),
+                b'/' if b.get(i + 1) == Some(&b'/') => return Some((depth, state)),
+                b'/' if b.get(i + 1) == Some(&b'*') => {
+                    i += 1;
+                    state = BraceScan::BlockComment;
+                }
+                b'`' => state = BraceScan::Backtick,
+                b'@' if b.get(i + 1) == Some(&b'"') => {
+                    i += 1;
+                    state = BraceScan::Verbatim;
+                }
+                b'"' => i = closing_quote(b, i + 1, b'"')?,
+                b'\'' => {
+                    // A char literal is `'x'` or `'\…'`; any other `'` (a Rust lifetime, a
+                    // digit separator) is ordinary code.
+                    if b.get(i + 1) == Some(&b'\\') {
+                        i = closing_quote(b, i + 1, b'\'')?;
+                    } else if let Some(len) = char_len(&b[i + 1..]) {
+                        if b.get(i + 1 + len) == Some(&b'\'') {
+                            i += len + 1;
                         }
                     }
                 }
-                BraceScan::BlockComment => {
-                    if c == b'*' && b.get(i + 1) == Some(&b'/') {
-                        i += 1;
-                        state = BraceScan::Code;
-                    }
-                }
-                BraceScan::Backtick => {
-                    if c == b'\\' {
-                        i += 1;
-                    } else if c == b'`' {
-                        state = BraceScan::Code;
-                    }
-                }
-                BraceScan::RustRaw(hashes) => {
-                    let n = usize::from(hashes);
-                    if c == b'"' && b.len() > i + n && b[i + 1..=i + n].iter().all(|&h| h == b'#') {
-                        i += n;
-                        state = BraceScan::Code;
-                    }
-                }
-                BraceScan::CppRaw(delim, len) => {
-                    let d = &delim[..usize::from(len)];
-                    if c == b')'
-                        && b[i + 1..].starts_with(d)
-                        && b.get(i + 1 + d.len()) == Some(&b'"')
-                    {
-                        i += d.len() + 1;
-                        state = BraceScan::Code;
-                    }
-                }
-                BraceScan::Code => match c {
-                    b'{' => depth += 1,
-                    b'}' => depth -= 1,
-                    b'r' if starts_token(b, i) || ends_ident(&b[..i], b"b") => {
-                        if let Some((hashes, quote)) = rust_raw_open(b, i + 1) {
-                            i = quote;
-                            state = BraceScan::RustRaw(hashes);
-                        }
-                    }
-                    b'R' if starts_token(b, i)
-                        || [&b"u8"[..], b"u", b"U", b"L"]
-                            .iter()
-                            .any(|p| ends_ident(&b[..i], p)) =>
-                    {
-                        if let Some((delim, len, paren)) = cpp_raw_open(b, i + 1) {
-                            i = paren;
-                            state = BraceScan::CppRaw(delim, len);
-                        }
-                    }
-                    b'#' if hash_comment(b, i) => return Some((depth, state)),
-                    b'/' if b.get(i + 1) == Some(&b'/') => return Some((depth, state)),
-                    b'/' if b.get(i + 1) == Some(&b'*') => {
-                        i += 1;
-                        state = BraceScan::BlockComment;
-                    }
-                    b'`' => state = BraceScan::Backtick,
-                    b'@' if b.get(i + 1) == Some(&b'"') => {
-                        i += 1;
-                        state = BraceScan::Verbatim;
-                    }
-                    b'"' => i = closing_quote(b, i + 1, b'"')?,
-                    b'\'' => {
-                        // A char literal is `'x'` or `'\…'`; any other `'` (a Rust lifetime, a
-                        // digit separator) is ordinary code.
-                        if b.get(i + 1) == Some(&b'\\') {
-                            i = closing_quote(b, i + 1, b'\'')?;
-                        } else if let Some(len) = char_len(&b[i + 1..]) {
-                            if b.get(i + 1 + len) == Some(&b'\'') {
-                                i += len + 1;
-                            }
-                        }
-                    }
-                    _ => {}
-                },
+                _ => {}
             }
             i += 1;
         }
         Some((depth, state))
+    }
+
+    /// Inside a literal or comment, at byte `i`: the last byte read and the state after it.
+    fn inside(self, b: &[u8], i: usize) -> (usize, BraceScan) {
+        let c = b[i];
+        match self {
+            BraceScan::Verbatim if c == b'"' => {
+                if b.get(i + 1) == Some(&b'"') {
+                    (i + 1, self)
+                } else {
+                    (i, BraceScan::Code)
+                }
+            }
+            BraceScan::BlockComment if c == b'*' && b.get(i + 1) == Some(&b'/') => {
+                (i + 1, BraceScan::Code)
+            }
+            BraceScan::Backtick if c == b'\\' => (i + 1, self),
+            BraceScan::Backtick if c == b'`' => (i, BraceScan::Code),
+            BraceScan::RustRaw(hashes) => {
+                let n = usize::from(hashes);
+                if c == b'"' && b.len() > i + n && b[i + 1..=i + n].iter().all(|&h| h == b'#') {
+                    (i + n, BraceScan::Code)
+                } else {
+                    (i, self)
+                }
+            }
+            BraceScan::CppRaw(delim, len) => {
+                let d = &delim[..usize::from(len)];
+                if c == b')' && b[i + 1..].starts_with(d) && b.get(i + 1 + d.len()) == Some(&b'"') {
+                    (i + d.len() + 1, BraceScan::Code)
+                } else {
+                    (i, self)
+                }
+            }
+            _ => (i, self),
+        }
     }
 }
 
