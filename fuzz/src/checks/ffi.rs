@@ -309,7 +309,10 @@ unsafe fn options_arg(
         }
         _ => {
             o.struct_size = u32::from(h[8]);
-            let expect = if o.struct_size == size {
+            // The size of today's struct, or of the struct before the refine limits (read with
+            // the limits' defaults; the first fields are the defaults here too).
+            let before_limits = std::mem::offset_of!(c::v4a_options, refine_max_graphemes) as u32;
+            let expect = if o.struct_size == size || o.struct_size == before_limits {
                 Ok(Options::default())
             } else {
                 Err(Status::InvalidArgument)
