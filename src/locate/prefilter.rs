@@ -87,25 +87,26 @@ pub(crate) fn window_starts(
 /// line, longest first, each distinct token once; tokens shorter than [`MIN_TOKEN`] are left
 /// out.
 fn tokens<'p>(pnorm: &'p [Cow<'_, str>]) -> Vec<(usize, &'p [u8])> {
-    let mut out: Vec<(usize, &[u8])> = Vec::new();
+    // The best TOKENS_TRIED so far, in rank order: longest first, among equal lengths the
+    // earlier line first. Only that many are kept (a hunk of thousands of lines has tens of
+    // thousands of tokens). A token seen again ranks below its first sighting, so it is
+    // skipped whether its first sighting is kept or was pushed out.
+    let mut best: Vec<(usize, &[u8])> = Vec::with_capacity(TOKENS_TRIED + 1);
     for (k, line) in pnorm.iter().enumerate() {
         for tok in line.as_bytes().split(|&b| is_ws_byte(b)) {
-            if tok.len() >= MIN_TOKEN {
-                out.push((k, tok));
+            if tok.len() < MIN_TOKEN || best.iter().any(|&(_, t)| t == tok) {
+                continue;
+            }
+            let at = best.partition_point(|&(bk, t)| {
+                (t.len(), std::cmp::Reverse(bk)) >= (tok.len(), std::cmp::Reverse(k))
+            });
+            if at < TOKENS_TRIED {
+                best.insert(at, (k, tok));
+                best.truncate(TOKENS_TRIED);
             }
         }
     }
-    // Longest first; among equal lengths the earlier line first (a stable order).
-    out.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
-    let mut seen: Vec<&[u8]> = Vec::new();
-    out.retain(|&(_, t)| {
-        if seen.len() >= TOKENS_TRIED || seen.contains(&t) {
-            return false;
-        }
-        seen.push(t);
-        true
-    });
-    out
+    best
 }
 
 /// The lines of `on` whose content holds `tok`, in order; `None` past `cap` of them.
@@ -200,6 +201,55 @@ mod tests {
     use super::*;
     use crate::level::normalized;
     use crate::locate::index::{Budget, LineIndex, Pattern};
+
+    /// The tokens kept are those of sorting every token (longest first, then earlier line)
+    /// and keeping the first sighting of the first distinct ones, on patterns full of repeats
+    /// and ties.
+    #[test]
+    fn tokens_are_the_best_distinct_ones() {
+        let reference = |pnorm: &[Cow<'_, str>]| {
+            let mut all: Vec<(usize, Vec<u8>)> = Vec::new();
+            for (k, line) in pnorm.iter().enumerate() {
+                for tok in line.as_bytes().split(|&b| is_ws_byte(b)) {
+                    if tok.len() >= MIN_TOKEN {
+                        all.push((k, tok.to_vec()));
+                    }
+                }
+            }
+            all.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+            let mut out: Vec<(usize, Vec<u8>)> = Vec::new();
+            for (k, t) in all {
+                if out.len() < TOKENS_TRIED && !out.iter().any(|(_, o)| *o == t) {
+                    out.push((k, t));
+                }
+            }
+            out
+        };
+        let words = ["abc", "abcd", "xyz", "abcde", "ab", "wxyz", "abcd", "qqq"];
+        let mut seed = 7u32;
+        for _ in 0..500 {
+            let pattern: Vec<Cow<'_, str>> = (0..1 + seed as usize % 6)
+                .map(|_| {
+                    let n = {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                        (seed >> 16) as usize % 5
+                    };
+                    let line: Vec<&str> = (0..n)
+                        .map(|_| {
+                            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                            words[(seed >> 16) as usize % words.len()]
+                        })
+                        .collect();
+                    Cow::Owned(line.join(" "))
+                })
+                .collect();
+            let got: Vec<(usize, Vec<u8>)> = tokens(&pattern)
+                .into_iter()
+                .map(|(k, t)| (k, t.to_vec()))
+                .collect();
+            assert_eq!(got, reference(&pattern), "{pattern:?}");
+        }
+    }
 
     /// Every window of `range` equal to the pattern at `level`, comparing normal forms.
     fn naive(file: &[&str], pat: &[&str], level: Level, range: Range<usize>) -> Vec<usize> {
