@@ -142,3 +142,55 @@ fn an_invalid_source_given_away_is_refused_with_its_offset() {
             .expect_err("invalid UTF-8");
     assert_eq!(e.to_string(), borrowed.to_string());
 }
+
+fn refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Lines of about 40 bytes; lines of the two `kind`s are not similar enough to pair.
+fn code_lines(n: usize, kind: bool) -> Vec<String> {
+    (0..n)
+        .map(|i| match kind {
+            true => format!(
+                "let value_{i} = lookup(\"{}\", {});",
+                i * 7919 % 100_003,
+                i % 89
+            ),
+            false => format!("## KX-{}/QW:{} ## ZZ! ##", i % 89, i * 7919 % 100_003),
+        })
+        .collect()
+}
+
+/// Pairing the lines of a change block held one bigram signature per line (about 8 bytes a
+/// character) for the whole block: refining a 50,000-line replacement peaked at 36 MB on
+/// 4 MB of lines (the CLI's `--json-diff`). Now only the shorter side's signatures are kept,
+/// and a block paired by position makes each pair's signatures in turn.
+#[test]
+fn pairing_a_large_change_block_holds_no_signature_per_line() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let limits = v4a::RefineLimits::default();
+    // Paired by position (50,000 × 50,000 is over max_pair_lines²), and by similarity (one
+    // deleted line against 40,000 added: 40,000 scores, within the 200² cap), both ways round.
+    let old = code_lines(50_000, true);
+    let new = code_lines(50_000, false);
+    let one = code_lines(1, false);
+    let many = code_lines(40_000, true);
+    let blocks = [
+        (refs(&old), refs(&new)),
+        (refs(&one), refs(&many)),
+        (refs(&many), refs(&one)),
+    ];
+    for (deleted, added) in &blocks {
+        let bytes: usize = deleted.iter().chain(added).map(|l| l.len()).sum();
+        let (r, peak) = peak_of(|| v4a::refine_lines(deleted, added, &limits));
+        // Nothing pairs: the peak is the pairing's own, not segments of refined pairs.
+        assert!(r.pairs.is_empty(), "{} pairs", r.pairs.len());
+        let ratio = peak as f64 / bytes as f64;
+        assert!(
+            ratio <= 1.0,
+            "{} × {} lines: peak {peak} is {ratio:.2}× the lines",
+            deleted.len(),
+            added.len()
+        );
+    }
+}

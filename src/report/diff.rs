@@ -269,10 +269,13 @@ impl<'a, S: Sink> Walk<'a, S> {
             let text = |t: &'a str, r: &Range<usize>| t.get(r.clone()).unwrap_or_default();
             let dels: Vec<&str> = spans.0.iter().map(|r| text(source, r)).collect();
             let adds: Vec<&str> = spans.1.iter().map(|r| text(&a.text, r)).collect();
-            let refined = refine::refine_lines(&dels, &adds, limits);
-            for pair in &refined.pairs {
-                sink.set_segments(first_del + pair.deleted, refined.deleted_segments(pair));
-                sink.set_segments(first_add + pair.added, refined.added_segments(pair));
+            // Pair by pair, as `refine_lines` does, but each pair's segments go straight to
+            // the sink: a block's segments are never held twice.
+            for (d, n) in refine::pair_lines(&dels, &adds, limits) {
+                if let Some((old, new)) = refine::refine_pair(dels[d], adds[n], limits) {
+                    sink.set_segments(first_del + d, &old);
+                    sink.set_segments(first_add + n, &new);
+                }
             }
         }
     }

@@ -121,42 +121,17 @@ pub fn pair_lines(deleted: &[&str], added: &[&str], limits: &RefineLimits) -> Ve
     if n == 0 || m == 0 {
         return Vec::new();
     }
-    let old_sigs: Vec<Signature> = deleted.iter().map(|l| Signature::new(l)).collect();
-    let new_sigs: Vec<Signature> = added.iter().map(|l| Signature::new(l)).collect();
-    let sim = |i: usize, j: usize| -> f64 {
-        if deleted[i] == added[j] {
-            1.0
-        } else {
-            old_sigs[i].dice(&new_sigs[j])
-        }
-    };
-
     let cap = limits.max_pair_lines.saturating_mul(limits.max_pair_lines);
     if n.saturating_mul(m) > cap {
+        // Each pair's signatures are made and dropped in turn: a 50,000-line replacement
+        // would otherwise hold 100,000 signatures (several times the lines' own bytes).
         return (0..n.min(m))
-            .filter(|&i| sim(i, i) >= PAIR_THRESHOLD)
+            .filter(|&i| similarity(deleted[i], added[i], None, None) >= PAIR_THRESHOLD)
             .map(|i| (i, i))
             .collect();
     }
-
-    // Weighted longest-common-subsequence over the similarity matrix: dp[i][j] is the best
-    // total weight pairing deleted[..i] with added[..j].
+    let (weight, dp) = pair_weights(deleted, added);
     let w = m + 1;
-    let mut weight = vec![f64::NEG_INFINITY; n * m];
-    let mut dp = vec![0.0f64; (n + 1) * w];
-    for i in 0..n {
-        for j in 0..m {
-            let s = sim(i, j);
-            if s >= PAIR_THRESHOLD {
-                // A tiny penalty for distance from the block's diagonal breaks ties between
-                // equally similar candidates in favour of the positional one.
-                let skew = (i as f64 / n as f64 - j as f64 / m as f64).abs();
-                weight[i * m + j] = s - PAIR_BASELINE - 1e-9 * skew;
-            }
-            let diag = dp[i * w + j] + weight[i * m + j];
-            dp[(i + 1) * w + j + 1] = dp[i * w + j + 1].max(dp[(i + 1) * w + j]).max(diag);
-        }
-    }
     let mut pairs = Vec::new();
     let (mut i, mut j) = (n, m);
     while i > 0 && j > 0 {
@@ -174,6 +149,72 @@ pub fn pair_lines(deleted: &[&str], added: &[&str], limits: &RefineLimits) -> Ve
     }
     pairs.reverse();
     pairs
+}
+
+/// The similarity of two lines: 1 when they are equal, else the Dice coefficient of their
+/// signatures (each made here unless given).
+fn similarity(
+    old: &str,
+    new: &str,
+    old_sig: Option<&Signature>,
+    new_sig: Option<&Signature>,
+) -> f64 {
+    if old == new {
+        return 1.0;
+    }
+    let made;
+    let o = match old_sig {
+        Some(s) => s,
+        None => {
+            made = Signature::new(old);
+            &made
+        }
+    };
+    match new_sig {
+        Some(s) => o.dice(s),
+        None => o.dice(&Signature::new(new)),
+    }
+}
+
+/// The weights and the table of [`pair_lines`]'s weighted longest common subsequence over the
+/// similarity matrix: `dp[i * (m + 1) + j]` is the best total weight pairing `deleted[..i]`
+/// with `added[..j]`. Only the shorter side's signatures are kept (at most `max_pair_lines`
+/// of them, as `n · m` is within its square); the longer side is the outer loop, each of its
+/// signatures made once. Every cell is the same function of its three neighbours whichever
+/// the loop order, so the table does not depend on it.
+fn pair_weights(deleted: &[&str], added: &[&str]) -> (Vec<f64>, Vec<f64>) {
+    let (n, m) = (deleted.len(), added.len());
+    let w = m + 1;
+    let mut weight = vec![f64::NEG_INFINITY; n * m];
+    let mut dp = vec![0.0f64; (n + 1) * w];
+    let mut cell = |i: usize, j: usize, s: f64| {
+        if s >= PAIR_THRESHOLD {
+            // A tiny penalty for distance from the block's diagonal breaks ties between
+            // equally similar candidates in favour of the positional one.
+            let skew = (i as f64 / n as f64 - j as f64 / m as f64).abs();
+            weight[i * m + j] = s - PAIR_BASELINE - 1e-9 * skew;
+        }
+        let diag = dp[i * w + j] + weight[i * m + j];
+        dp[(i + 1) * w + j + 1] = dp[i * w + j + 1].max(dp[(i + 1) * w + j]).max(diag);
+    };
+    if m <= n {
+        let new_sigs: Vec<Signature> = added.iter().map(|l| Signature::new(l)).collect();
+        for (i, old) in deleted.iter().enumerate() {
+            let sig = Signature::new(old);
+            for (j, new) in added.iter().enumerate() {
+                cell(i, j, similarity(old, new, Some(&sig), Some(&new_sigs[j])));
+            }
+        }
+    } else {
+        let old_sigs: Vec<Signature> = deleted.iter().map(|l| Signature::new(l)).collect();
+        for (j, new) in added.iter().enumerate() {
+            let sig = Signature::new(new);
+            for (i, old) in deleted.iter().enumerate() {
+                cell(i, j, similarity(old, new, Some(&old_sigs[i]), Some(&sig)));
+            }
+        }
+    }
+    (weight, dp)
 }
 
 /// Character-level diff of one pair of lines at grapheme-cluster boundaries.
