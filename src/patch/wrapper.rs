@@ -36,6 +36,9 @@ pub(crate) fn unwrap_lines(text: &str) -> Vec<PatchLine<'_>> {
         }
         // Trailing blank lines go; but a whitespace-only line that ends the hunk body of a
         // bare diff (" " is an empty context line) stays unless a closing marker precedes it.
+        // An indented `*** End Patch` closes only a patch that opens with `*** Begin Patch`:
+        // elsewhere it is a context line (` *** End Patch` in a unified diff of a file that
+        // holds the marker), and a " " after it is the hunk's next line.
         let mut end = last;
         while end > first && lines[end - 1].text.trim().is_empty() {
             end -= 1;
@@ -43,6 +46,7 @@ pub(crate) fn unwrap_lines(text: &str) -> Vec<PatchLine<'_>> {
         let closer = end > first && {
             let t = lines[end - 1].text;
             t.trim() == "*** End Patch"
+                && (column0(t).is_some() || lines[first].text.trim() == "*** Begin Patch")
                 || column0(t) == Some("```")
                 || column0(lines[first].text)
                     .and_then(heredoc_delimiter)
@@ -142,6 +146,16 @@ mod tests {
         assert_eq!(texts("\n\n x \n\n"), vec![(3, " x ")]);
         assert_eq!(texts("@@\n+x\n \n\n"), vec![(1, "@@"), (2, "+x"), (3, " ")]);
         assert_eq!(texts("*** End Patch\n \n"), vec![(1, "*** End Patch")]);
+        // Indented, it closes an envelope only (a fuzz finding: the unified form of a patch
+        // whose file holds the marker lost its last, empty context line).
+        assert_eq!(
+            texts("*** Begin Patch\n  *** End Patch\n \n"),
+            vec![(1, "*** Begin Patch"), (2, "  *** End Patch")]
+        );
+        assert_eq!(
+            texts("@@ -1,2 +1,2 @@\n *** End Patch\n \n"),
+            vec![(1, "@@ -1,2 +1,2 @@"), (2, " *** End Patch"), (3, " ")]
+        );
     }
 
     #[test]
