@@ -70,7 +70,7 @@ fn unique_in(
     };
     if found.len() > 1 && !s.opts.first_match {
         return Err(diagnose::ambiguous(
-            index, s.cx, old, &found, s.anchor, s.opts,
+            index, s.cx, old, &found, s.anchor, s.placed, s.opts,
         ));
     }
     Ok(Some(Hit {
@@ -264,7 +264,7 @@ fn straddles(
             across.push(hit.start);
             across.sort_unstable();
             return Err(diagnose::ambiguous(
-                index, s.cx, old, &across, s.anchor, s.opts,
+                index, s.cx, old, &across, s.anchor, s.placed, s.opts,
             ));
         }
     }

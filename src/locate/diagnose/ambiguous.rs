@@ -5,7 +5,7 @@ use crate::error::{Diagnostics, Error, Status};
 use crate::level::Level;
 use crate::locate::anchor::{enclosing_header, AnchorMatch};
 use crate::locate::index::LineIndex;
-use crate::locate::HunkRef;
+use crate::locate::{overlaps, HunkRef, Placement};
 use crate::options::Options;
 use crate::patch::{Anchor, Hunk, Line as HunkLine, LineKind};
 
@@ -18,9 +18,10 @@ pub(crate) fn ambiguous(
     old: &[&str],
     found: &[usize],
     anchor: Option<&AnchorMatch>,
+    placed: &[Placement],
     opts: &Options,
 ) -> Error {
-    let (fixes, suggestion) = separating_fixes(index, cx, old.len(), found, anchor, opts);
+    let (fixes, suggestion) = separating_fixes(index, cx, old.len(), found, (anchor, placed), opts);
     let within = match anchor {
         Some(a) => format!(
             " inside the block of its anchor (lines {}–{})",
@@ -203,12 +204,13 @@ const CONTEXT_TRIES: usize = 3;
 /// The numbers of file lines before and after candidate `c` (`m` lines long) that no other
 /// candidate has around it at the loosest level, fewest in all first, then more before; at
 /// most [`CONTEXT_TRIES`]. A fix that would end the hunk with an empty line is left out (an
-/// empty last context line is weak evidence to the engine).
+/// empty last context line is weak evidence to the engine), and so is one whose lines reach
+/// into a hunk already placed: resent, the two hunks would overlap.
 fn separating_context(
     index: &mut LineIndex<'_>,
     found: &[usize],
-    c: usize,
-    m: usize,
+    (c, m): (usize, usize),
+    placed: &[Placement],
 ) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let n = index.len();
@@ -222,6 +224,12 @@ fn separating_context(
     }
     for (before, after) in splits {
         if before > c || c + m + after > n {
+            continue;
+        }
+        if placed
+            .iter()
+            .any(|p| overlaps(p, c - before, before + m + after))
+        {
             continue;
         }
         if after > 0 && index.lines().get(c + m + after - 1).trim().is_empty() {
@@ -262,7 +270,7 @@ fn separating_fixes(
     cx: &HunkRef<'_>,
     m: usize,
     found: &[usize],
-    anchor: Option<&AnchorMatch>,
+    (anchor, placed): (Option<&AnchorMatch>, &[Placement]),
     opts: &Options,
 ) -> (Vec<String>, Option<String>) {
     let n = index.len();
@@ -287,7 +295,7 @@ fn separating_fixes(
         // Distinct at the loosest level: a line that separates the candidates only at the
         // level they were found at would let the resent hunk fall to a looser level at another
         // candidate (`\t}` and `}` differ at the exact level only).
-        for (before, after) in separating_context(index, found, c, m) {
+        for (before, after) in separating_context(index, found, (c, m), placed) {
             let hunk = with_context(index, cx, c, m, (before, after));
             let len = before + m + after;
             if blank_before_end_is_safe(index, cx, &hunk, opts, after, c - before)
