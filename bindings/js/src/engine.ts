@@ -117,7 +117,7 @@ function install(compiled: WebAssembly.Module): void {
   buffer = null;
   refresh();
   try {
-    scratch = fns.v4a_wasm_alloc!(64) as number;
+    scratch = fns.v4a_wasm_alloc!(SCRATCH_SIZE) as number;
     const count = fns.v4a_wasm_layout!(scratch, 16) as number;
     refresh();
     const sizes = Array.from({ length: count }, (_, i) => u32(scratch + 4 * i));
@@ -218,7 +218,13 @@ export function setU64(ptr: number, value: bigint): void {
   dataView.setBigUint64(ptr, value, true);
 }
 
-/** A 64-byte buffer owned by the module for out-pointers and returned structs. */
+/**
+ * The scratch buffer's size: out-pointers (offset 40), structs returned by value (48) and,
+ * from offset 64, the `v4a_diff_columns` of a structured diff (44 bytes).
+ */
+const SCRATCH_SIZE = 128;
+
+/** A 128-byte buffer owned by the module for out-pointers and returned structs. */
 export function scratchPtr(): number {
   return scratch;
 }
