@@ -357,3 +357,26 @@ test("initSync takes the module's bytes", async () => {
   assert.throws(() => v4a.initSync(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])), /not a v4a.wasm/);
   assert.equal(apply("a\n", "@@\n-a\n+c\n").text, "c\n", "a refused module leaves the engine loaded");
 });
+
+test("large outputs come back exact whether ASCII (copied in Node) or not (UTF-8 decoded)", () => {
+  // The module checks 64 bytes at a time: put one non-ASCII character at every kind of place
+  // (first byte, chunk edges, the tail after the last whole chunk, the last byte).
+  for (const total of [250, 256, 300, 1000, 4099]) {
+    const places = [-1, 0, 1, 15, 16, 61, 62, 63, 64, 65, 127, 128, 191, total - 3, total - 1];
+    for (const at of places) {
+      for (const ch of ["é", "\u0080", "😀", "\u007f", "\ufeff"]) {
+        const chars = Array.from({ length: total }, (_, i) => (i % 40 === 39 ? "\n" : "abcdefgh"[i % 8]));
+        // `at` counts bytes of the output ("y\n" then the body); -1: no such character.
+        if (at >= 2 && at - 2 < total && chars[at - 2] !== "\n") chars[at - 2] = ch;
+        const body = chars.join("") + "\n";
+        const source = at === 0 || at === 1 ? `x${ch}\n${body}` : `x\n${body}`;
+        const first = source.slice(0, source.indexOf("\n"));
+        const r = apply(source, `@@\n-${first}\n+y${first.slice(1)}\n`);
+        assert.equal(r.text, `y${first.slice(1)}\n${body}`, `total ${total}, at ${at}, ${escape(ch)}`);
+      }
+    }
+  }
+  // A BOM at the start of a large output stays its first character.
+  const big = "\ufeff" + "first\n" + "line\n".repeat(100);
+  assert.equal(apply(big, "@@\n-first\n+FIRST\n").text, "\ufeffFIRST\n" + "line\n".repeat(100));
+});
