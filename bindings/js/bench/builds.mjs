@@ -20,6 +20,8 @@ import { gzipSync } from "node:zlib";
 
 const WORKLOADS = ["W1", "W2", "W6"];
 const STYLES = ["none", "full"];
+/** Rounds per measurement (V4A_BENCH_ROUNDS, default 9); the median is reported. */
+const ROUNDS = Math.max(1, Number(process.env.V4A_BENCH_ROUNDS) || 9);
 
 if (!isMainThread) {
   // A worker: one build, answering `{ id, style, n }` with the nanoseconds of n calls.
@@ -106,18 +108,18 @@ async function main() {
   print(builds, rows);
 }
 
-/** Median ns per call: [native, ...builds], 9 rounds alternating a ~60 ms batch of each. */
+/** Median ns per call: [native, ...builds], ROUNDS rounds alternating a ~60 ms batch of each. */
 async function compare(id, style, nativeBatch, workers) {
   const sizes = [Math.max(1, Math.round(60e6 / ((await nativeBatch(id, style, 1)) || 1)))];
   for (const w of workers) sizes.push(Math.max(1, Math.round(60e6 / ((await w(id, style, 1)) || 1))));
   const runners = [nativeBatch, ...workers];
   const times = runners.map(() => []);
-  for (let round = 0; round < 9; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < runners.length; k++) {
       times[k].push((await runners[k](id, style, sizes[k])) / sizes[k]);
     }
   }
-  return times.map((xs) => xs.sort((a, b) => a - b)[4]);
+  return times.map((xs) => xs.sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]);
 }
 
 function print(builds, rows) {
