@@ -40,7 +40,7 @@ const cases = ids.map((id) => ({
 }));
 rmSync(dir, { recursive: true, force: true });
 
-/** One closure per workload: a raw `v4a_wasm_apply_text` call and the result's free. */
+/** One closure per workload: a raw `v4a_apply_mode_name` call and the result's free. */
 function rawCalls(file) {
   const e = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(file)), {}).exports;
   return cases.map(({ source, diff }) => {
@@ -53,7 +53,7 @@ function rawCalls(file) {
     const [sp, dp, mp] = [put(source), put(diff), put(mode)];
     const out = e.v4a_wasm_alloc(8);
     return () => {
-      const status = e.v4a_wasm_apply_text(sp, source.length, dp, diff.length, mp, mode.length, 0, out);
+      const status = e.v4a_apply_mode_name(sp, source.length, dp, diff.length, mp, mode.length, 0, out);
       if (status !== 0) throw new Error(`${file}: status ${status}`);
       e.v4a_result_free(new DataView(e.memory.buffer).getUint32(out, true));
     };

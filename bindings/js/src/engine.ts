@@ -116,7 +116,6 @@ function install(compiled: WebAssembly.Module): void {
     "v4a_wasm_free",
     "v4a_wasm_layout",
     "v4a_wasm_is_ascii",
-    "v4a_wasm_apply_text",
     "v4a_apply",
   ];
   for (const name of required) {

@@ -692,11 +692,7 @@ export function applyShaped(
     const [mp, ml] = arena.input(mode, "mode");
     const [opts, diffOpts] = writeApplyOptions(arena, options === undefined ? undefined : rest);
     const out = outSlot();
-    // Strings were checked (no lone surrogate) and encoded here, so their UTF-8 is valid and
-    // the engine need not validate it again; bytes given as they are go through the check.
-    const encodedHere = typeof source === "string" && typeof diff === "string";
-    const entry = encodedHere ? "v4a_wasm_apply_text" : "v4a_apply_mode_name";
-    const status = call(entry, sp, sl, dp, dl, mp, ml, opts, out);
+    const status = call("v4a_apply_mode_name", sp, sl, dp, dl, mp, ml, opts, out);
     handle = u32(out);
     if (handle === 0) throw new V4AError(status || 16, "v4a: v4a_apply returned no result");
     if (status !== 0) throw readError(call("v4a_result_error", handle), status);

@@ -116,8 +116,8 @@ test("bytes in, and invalid UTF-8 refused with the byte offset", () => {
   assert.throws(() => apply(42, "@@\n"), TypeError);
 });
 
-test("bytes beside a string are still validated (only the package's own encoding skips the check)", () => {
-  // Strings skip the engine's second UTF-8 check; any Uint8Array input must not.
+test("bytes beside a string are still validated", () => {
+  // A Uint8Array input beside a string is checked as UTF-8 like any other.
   const bad = new Uint8Array([0x40, 0x40, 0x0a, 0x2d, 0x78, 0x0a, 0x2b, 0xc3, 0x0a]); // "+\xC3" truncated
   throwsV4A(() => apply("x\n", bad), "INVALID_UTF8", (e) => {
     assert.equal(e.diagnostics.input, "patch");
@@ -127,7 +127,7 @@ test("bytes beside a string are still validated (only the package's own encoding
     assert.equal(e.diagnostics.input, "source"); // an encoded surrogate (ED A0 80) is not UTF-8
     assert.equal(e.diagnostics.byteOffset, 2);
   });
-  // Create mode reads no source, whichever entry is used; multi-byte text goes through whole.
+  // Create mode reads no source; multi-byte text goes through whole.
   assert.equal(apply(new Uint8Array([0xff]), "@@\n+é😀\n", { mode: "create" }).text, "é😀\n");
   assert.equal(apply("é\n😀\n", "@@\n-é\n+ü\n 😀\n").text, "ü\n😀\n");
 });

@@ -84,46 +84,6 @@ pub unsafe extern "C" fn v4a_wasm_layout(out: *mut u32, cap: usize) -> usize {
     sizes.len()
 }
 
-/// `v4a_apply_mode_name` for inputs the host encoded itself from text it checked: the JS
-/// package's strings, refused when they hold a lone surrogate and then encoded by
-/// `TextEncoder`, which writes valid UTF-8 for every other string. Their UTF-8 is not
-/// validated a second time (in Node that pass was about 5% of a call on a 1,000- or
-/// 100,000-line file). Bytes the host did not encode itself (a `Uint8Array` input) go
-/// through `v4a_apply_mode_name`, which validates them. Everything else is as that call.
-///
-/// # Safety
-/// As `v4a_apply_mode_name`; and `source`, `diff` and `mode_name` are valid UTF-8.
-#[no_mangle]
-pub unsafe extern "C" fn v4a_wasm_apply_text(
-    source: *const u8,
-    source_len: usize,
-    diff: *const u8,
-    diff_len: usize,
-    mode_name: *const u8,
-    mode_name_len: usize,
-    options: *const v4a_options,
-    result_out: *mut *mut v4a_result,
-) -> v4a_status {
-    ffi_boundary! {
-        let out = out_ptr(result_out)?;
-        let outcome = (|| {
-            // The checks and their order of `v4a_apply_mode_name`, UTF-8 validation aside.
-            let source = bytes_in("source", source, source_len)?;
-            let diff = bytes_in("diff", diff, diff_len)?;
-            let mode_name = bytes_in("mode name", mode_name, mode_name_len)?;
-            // SAFETY: the three inputs are UTF-8 (this function's contract).
-            let [source, diff, mode_name] =
-                [source, diff, mode_name].map(|b| unsafe { std::str::from_utf8_unchecked(b) });
-            let mode: engine::Mode = mode_name.parse()?;
-            let options = options_in(options)?;
-            // As `engine::apply_bytes`: mode create reads no source.
-            let source = if mode == engine::Mode::Create { "" } else { source };
-            engine::apply(source, diff, mode, &options)
-        })();
-        Ok(publish_result(out, outcome))
-    }
-}
-
 /// Whether the `len` bytes at `ptr` are all ASCII (1) or not (0); `len` 0 is ASCII. The JS
 /// package asks before decoding a large output in Node, where ASCII bytes become a string
 /// by a copy (`Buffer`'s latin1 decoding, the same characters for bytes below 0x80) instead
