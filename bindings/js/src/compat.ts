@@ -4,11 +4,10 @@
 // refused. Every difference is listed in the package README.
 
 import {
-  apply as applyDiff,
+  applyShaped,
   initSync,
   isReady,
   refineLines,
-  type DiffLine as EngineDiffLine,
   type LinePair,
   type RefinedSegment,
 } from "./index.js";
@@ -60,10 +59,6 @@ function ready(): void {
   if (!isReady()) initSync();
 }
 
-function entry(line: EngineDiffLine): DiffLine {
-  return { type: line.kind, value: line.text, oldLine: line.oldLine, newLine: line.newLine };
-}
-
 /** The refinement of one block of deleted lines followed by added lines, by the engine. */
 function refineBlock(deleted: DiffLine[], added: DiffLine[]): DiffLine[] {
   const values = (lines: DiffLine[]) => lines.map((l) => l.value);
@@ -100,8 +95,10 @@ export class V4A {
    */
   static apply(sourceText: string, diffText: string, mode: ApplyDiffMode = "update"): ApplyDiffResult {
     ready();
-    const result = applyDiff(sourceText ?? "", diffText ?? "", { mode, diff: "full" });
-    return { text: result.text, diff: (result.diff ?? []).map(entry), source: result.source };
+    // The diff's entries are built in this shape straight from the engine's columns.
+    const result = applyShaped(sourceText ?? "", diffText ?? "", { mode, diff: "full" }, "seed");
+    const diff = (result.diff ?? []) as unknown as DiffLine[];
+    return { text: result.text, diff, source: result.source };
   }
 
   /**

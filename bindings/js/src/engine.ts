@@ -60,6 +60,17 @@ let buffer: ArrayBuffer | null = null;
 let bytesView = new Uint8Array(0);
 let dataView = new DataView(new ArrayBuffer(0));
 
+/** Node's Buffer, where there is one (not in browsers): used to decode ASCII outputs. */
+interface NodeBytes {
+  toString(encoding: "latin1", start: number, end: number): string;
+}
+type NodeBufferClass = { from(buffer: ArrayBuffer): NodeBytes };
+const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+/** The module's memory as a Node Buffer (null outside Node), refreshed with the other views. */
+let nodeBytes: NodeBytes | null = null;
+/** Outputs at least this long are checked for ASCII first (below it, one decode is cheaper). */
+const ASCII_MIN = 256;
+
 const encoder = new TextEncoder();
 // ignoreBOM: a leading U+FEFF is text to keep, never a marker to drop.
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -100,7 +111,14 @@ function install(compiled: WebAssembly.Module): void {
   const instance = new WebAssembly.Instance(compiled, {});
   const e = instance.exports as unknown as Exports;
   const fns = e as unknown as Record<string, Fn>;
-  for (const name of ["v4a_wasm_alloc", "v4a_wasm_free", "v4a_wasm_layout", "v4a_apply"]) {
+  const required = [
+    "v4a_wasm_alloc",
+    "v4a_wasm_free",
+    "v4a_wasm_layout",
+    "v4a_wasm_is_ascii",
+    "v4a_apply",
+  ];
+  for (const name of required) {
     if (typeof fns[name] !== "function") {
       throw new Error(`v4a: this is not a v4a.wasm module (no export ${name})`);
     }
@@ -117,7 +135,7 @@ function install(compiled: WebAssembly.Module): void {
   buffer = null;
   refresh();
   try {
-    scratch = fns.v4a_wasm_alloc!(64) as number;
+    scratch = fns.v4a_wasm_alloc!(SCRATCH_SIZE) as number;
     const count = fns.v4a_wasm_layout!(scratch, 16) as number;
     refresh();
     const sizes = Array.from({ length: count }, (_, i) => u32(scratch + 4 * i));
@@ -179,6 +197,7 @@ function refresh(): void {
     buffer = current;
     bytesView = new Uint8Array(current);
     dataView = new DataView(current);
+    nodeBytes = typeof NodeBuffer?.from === "function" ? NodeBuffer.from(current) : null;
   }
 }
 
@@ -218,15 +237,29 @@ export function setU64(ptr: number, value: bigint): void {
   dataView.setBigUint64(ptr, value, true);
 }
 
-/** A 64-byte buffer owned by the module for out-pointers and returned structs. */
+/**
+ * The scratch buffer's size: out-pointers (offset 40), structs returned by value (48) and,
+ * from offset 64, the `v4a_diff_columns` of a structured diff (44 bytes).
+ */
+const SCRATCH_SIZE = 128;
+
+/** A 128-byte buffer owned by the module for out-pointers and returned structs. */
 export function scratchPtr(): number {
   return scratch;
 }
 
-/** Decodes `len` bytes at `ptr` (a BOM is kept). */
+/**
+ * Decodes `len` bytes at `ptr` (a BOM is kept). In Node, a large output that the module finds
+ * all ASCII is copied into a string by Buffer's latin1 decoding (the same characters, no UTF-8
+ * decoding pass); anything else, and everything in a browser, goes through TextDecoder.
+ */
 export function decode(ptr: number, len: number): string {
   if (len === 0) return "";
-  return decoder.decode(mem().subarray(ptr, ptr + len));
+  refresh();
+  if (len >= ASCII_MIN && nodeBytes !== null && exp!.v4a_wasm_is_ascii!(ptr, len) === 1) {
+    return nodeBytes.toString("latin1", ptr, ptr + len);
+  }
+  return decoder.decode(bytesView.subarray(ptr, ptr + len));
 }
 
 /** A copy of `len` bytes at `ptr`. */

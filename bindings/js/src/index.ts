@@ -483,63 +483,126 @@ function textCall(name: string, args: number[]): string {
 const NO_SEGMENTS: Segment[] = Object.freeze([]) as unknown as Segment[];
 
 /**
+ * How the structured diff's lines are built: `"line"`, the {@link DiffLine} objects; `"seed"`,
+ * the compat entry's `{ type, value, oldLine, newLine }` entries, built straight from the
+ * columns (no DiffLine is made only to be copied into another object).
+ * @internal
+ */
+export type RowShape = "line" | "seed";
+
+/**
  * The structured diff of a live result, from `v4a_result_line_diff` with UTF-16 offsets:
  * columns (a few typed arrays) read in one pass, each line's text a slice of the `text` or
  * `source` string the result already has, so no line is copied or decoded twice.
  */
-function copyDiff(handle: number, diffOptions: number, text: string, source: string): DiffLine[] {
+function copyDiff(
+  handle: number,
+  diffOptions: number,
+  text: string,
+  source: string,
+  shape: RowShape,
+): DiffLine[] {
   const out = outSlot();
   const status = call("v4a_result_line_diff", handle, diffOptions, 1, out);
   const diff = u32(out);
   if (diff === 0) throw new V4AError(status || 16, "v4a: v4a_result_line_diff returned no diff");
-  const arena = new Arena();
   try {
     if (status !== 0) throw readError(call("v4a_line_diff_error", diff), status);
-    const at = arena.alloc(SIZE.diffColumns);
+    const at = scratchPtr() + 64; // the columns' place in the scratch buffer (engine.ts)
     call("v4a_line_diff_columns", at, diff);
     const count = u32(at);
     if (count === 0) return [];
     const buf = mem().buffer;
-    const kinds = new Uint8Array(buf, u32(at + 4), count);
-    const oldLines = new Uint32Array(buf, u32(at + 8), count);
-    const newLines = new Uint32Array(buf, u32(at + 12), count);
-    const hunks = new Uint32Array(buf, u32(at + 16), count);
-    const starts = new Uint32Array(buf, u32(at + 20), count);
-    const ends = new Uint32Array(buf, u32(at + 24), count);
-    const segStarts = new Uint32Array(buf, u32(at + 28), count);
-    const segCounts = new Uint32Array(buf, u32(at + 32), count);
-    const segPtr = u32(at + 36);
-    const lines = new Array<DiffLine>(count);
-    for (let i = 0; i < count; i++) {
-      const kind = kinds[i]!;
-      const segCount = segCounts[i]!;
-      let segments = NO_SEGMENTS;
-      if (segCount > 0) {
-        segments = new Array<Segment>(segCount);
-        const first = segStarts[i]!;
-        for (let k = 0; k < segCount; k++) {
-          const sat = segPtr + (first + k) * SIZE.segment;
-          segments[k] = { kind: KINDS[u32(sat)] ?? "equal", start: u32(sat + 8), end: u32(sat + 12) };
-        }
-      }
-      lines[i] = {
-        kind: KINDS[kind] ?? "equal",
-        hunk: hunks[i]! || null,
-        oldLine: oldLines[i]! || null,
-        newLine: newLines[i]! || null,
-        text: (kind === 2 ? text : source).slice(starts[i]!, ends[i]!),
-        segments,
-      };
-    }
-    return lines;
+    const columns: Columns = {
+      kinds: new Uint8Array(buf, u32(at + 4), count),
+      oldLines: new Uint32Array(buf, u32(at + 8), count),
+      newLines: new Uint32Array(buf, u32(at + 12), count),
+      hunks: new Uint32Array(buf, u32(at + 16), count),
+      starts: new Uint32Array(buf, u32(at + 20), count),
+      ends: new Uint32Array(buf, u32(at + 24), count),
+      segStarts: new Uint32Array(buf, u32(at + 28), count),
+      segCounts: new Uint32Array(buf, u32(at + 32), count),
+      segPtr: u32(at + 36),
+    };
+    return shape === "seed"
+      ? (seedRows(columns, count, text, source) as unknown as DiffLine[])
+      : lineRows(columns, count, text, source);
   } finally {
     call("v4a_line_diff_free", diff);
-    arena.free();
   }
 }
 
+/** The columns of a `v4a_diff_columns`, as views of the module's memory (valid until freed). */
+interface Columns {
+  kinds: Uint8Array;
+  oldLines: Uint32Array;
+  newLines: Uint32Array;
+  hunks: Uint32Array;
+  starts: Uint32Array;
+  ends: Uint32Array;
+  segStarts: Uint32Array;
+  segCounts: Uint32Array;
+  segPtr: number;
+}
+
+function lineRows(c: Columns, count: number, text: string, source: string): DiffLine[] {
+  const { kinds, oldLines, newLines, hunks, starts, ends, segCounts } = c;
+  const lines = new Array<DiffLine>(count);
+  for (let i = 0; i < count; i++) {
+    const kind = kinds[i]!;
+    const segCount = segCounts[i]!;
+    lines[i] = {
+      kind: KINDS[kind] ?? "equal",
+      hunk: hunks[i]! || null,
+      oldLine: oldLines[i]! || null,
+      newLine: newLines[i]! || null,
+      text: (kind === 2 ? text : source).slice(starts[i]!, ends[i]!),
+      segments: segCount === 0 ? NO_SEGMENTS : readSegments(c, i, segCount),
+    };
+  }
+  return lines;
+}
+
+function readSegments(c: Columns, i: number, segCount: number): Segment[] {
+  const segments = new Array<Segment>(segCount);
+  const first = c.segStarts[i]!;
+  for (let k = 0; k < segCount; k++) {
+    const sat = c.segPtr + (first + k) * SIZE.segment;
+    segments[k] = { kind: KINDS[u32(sat)] ?? "equal", start: u32(sat + 8), end: u32(sat + 12) };
+  }
+  return segments;
+}
+
+/** The entries of the compat entry's `diff` (the seed engine's shape); segments are not read. */
+interface SeedRow {
+  type: DiffKind;
+  value: string;
+  oldLine: number | null;
+  newLine: number | null;
+}
+
+function seedRows(c: Columns, count: number, text: string, source: string): SeedRow[] {
+  const { kinds, oldLines, newLines, starts, ends } = c;
+  const rows = new Array<SeedRow>(count);
+  for (let i = 0; i < count; i++) {
+    const kind = kinds[i]!;
+    rows[i] = {
+      type: KINDS[kind] ?? "equal",
+      value: (kind === 2 ? text : source).slice(starts[i]!, ends[i]!),
+      oldLine: oldLines[i]! || null,
+      newLine: newLines[i]! || null,
+    };
+  }
+  return rows;
+}
+
 /** Copies a successful `v4a_result` (a live handle) into an ApplyResult. */
-function copyResult(handle: number, diffOptions: number, knownSource?: string): ApplyResult {
+function copyResult(
+  handle: number,
+  diffOptions: number,
+  knownSource?: string,
+  shape: RowShape = "line",
+): ApplyResult {
   let view = callView("v4a_result_text", handle);
   const textPtr = u32(view);
   const textLen = u32(view + 4);
@@ -593,7 +656,7 @@ function copyResult(handle: number, diffOptions: number, knownSource?: string): 
     });
   }
 
-  const diff = diffOptions !== 0 ? copyDiff(handle, diffOptions, text, source) : null;
+  const diff = diffOptions !== 0 ? copyDiff(handle, diffOptions, text, source, shape) : null;
   return new ApplyResult({ text, source, path, destination, fuzz, hunks, diff, changes });
 }
 
@@ -604,6 +667,20 @@ function copyResult(handle: number, diffOptions: number, knownSource?: string): 
  * when the patch does not apply (its message is written for the model that made the patch).
  */
 export function apply(source: Input, diff: Input, options?: SingleApplyOptions): ApplyResult {
+  return applyShaped(source, diff, options, "line");
+}
+
+/**
+ * `apply` whose structured diff is made of rows of `shape` (the compat entry's `"seed"`
+ * entries are built straight from the columns).
+ * @internal
+ */
+export function applyShaped(
+  source: Input,
+  diff: Input,
+  options: SingleApplyOptions | undefined,
+  shape: RowShape,
+): ApplyResult {
   wasm();
   const arena = new Arena();
   let handle = 0;
@@ -623,6 +700,7 @@ export function apply(source: Input, diff: Input, options?: SingleApplyOptions):
       handle,
       diffOpts,
       typeof source === "string" && mode !== "create" ? source : undefined,
+      shape,
     );
   } finally {
     if (handle !== 0) call("v4a_result_free", handle);

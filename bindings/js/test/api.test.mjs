@@ -116,6 +116,22 @@ test("bytes in, and invalid UTF-8 refused with the byte offset", () => {
   assert.throws(() => apply(42, "@@\n"), TypeError);
 });
 
+test("bytes beside a string are still validated", () => {
+  // A Uint8Array input beside a string is checked as UTF-8 like any other.
+  const bad = new Uint8Array([0x40, 0x40, 0x0a, 0x2d, 0x78, 0x0a, 0x2b, 0xc3, 0x0a]); // "+\xC3" truncated
+  throwsV4A(() => apply("x\n", bad), "INVALID_UTF8", (e) => {
+    assert.equal(e.diagnostics.input, "patch");
+    assert.equal(e.diagnostics.byteOffset, 7);
+  });
+  throwsV4A(() => apply(new Uint8Array([0x78, 0x0a, 0xed, 0xa0, 0x80, 0x0a]), "@@\n-x\n+y\n"), "INVALID_UTF8", (e) => {
+    assert.equal(e.diagnostics.input, "source"); // an encoded surrogate (ED A0 80) is not UTF-8
+    assert.equal(e.diagnostics.byteOffset, 2);
+  });
+  // Create mode reads no source; multi-byte text goes through whole.
+  assert.equal(apply(new Uint8Array([0xff]), "@@\n+é😀\n", { mode: "create" }).text, "é😀\n");
+  assert.equal(apply("é\n😀\n", "@@\n-é\n+ü\n 😀\n").text, "ü\n😀\n");
+});
+
 test("a lone surrogate is refused, never replaced, wherever it is", () => {
   for (const [bad, index] of [["a\ud800b", 1], ["ab\udc00", 2], ["\udc00\ud800", 0], ["é\ud83d", 1]]) {
     throwsV4A(() => apply(`x\n${bad}\n`, "@@\n-x\n+y\n"), "INVALID_UTF8", (e) => {
@@ -340,4 +356,27 @@ test("initSync takes the module's bytes", async () => {
   assert.equal(apply("a\n", "@@\n-a\n+b\n").text, "b\n");
   assert.throws(() => v4a.initSync(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])), /not a v4a.wasm/);
   assert.equal(apply("a\n", "@@\n-a\n+c\n").text, "c\n", "a refused module leaves the engine loaded");
+});
+
+test("large outputs come back exact whether ASCII (copied in Node) or not (UTF-8 decoded)", () => {
+  // The module checks 64 bytes at a time: put one non-ASCII character at every kind of place
+  // (first byte, chunk edges, the tail after the last whole chunk, the last byte).
+  for (const total of [250, 256, 300, 1000, 4099]) {
+    const places = [-1, 0, 1, 15, 16, 61, 62, 63, 64, 65, 127, 128, 191, total - 3, total - 1];
+    for (const at of places) {
+      for (const ch of ["é", "\u0080", "😀", "\u007f", "\ufeff"]) {
+        const chars = Array.from({ length: total }, (_, i) => (i % 40 === 39 ? "\n" : "abcdefgh"[i % 8]));
+        // `at` counts bytes of the output ("y\n" then the body); -1: no such character.
+        if (at >= 2 && at - 2 < total && chars[at - 2] !== "\n") chars[at - 2] = ch;
+        const body = chars.join("") + "\n";
+        const source = at === 0 || at === 1 ? `x${ch}\n${body}` : `x\n${body}`;
+        const first = source.slice(0, source.indexOf("\n"));
+        const r = apply(source, `@@\n-${first}\n+y${first.slice(1)}\n`);
+        assert.equal(r.text, `y${first.slice(1)}\n${body}`, `total ${total}, at ${at}, ${escape(ch)}`);
+      }
+    }
+  }
+  // A BOM at the start of a large output stays its first character.
+  const big = "\ufeff" + "first\n" + "line\n".repeat(100);
+  assert.equal(apply(big, "@@\n-first\n+FIRST\n").text, "\ufeffFIRST\n" + "line\n".repeat(100));
 });

@@ -6,12 +6,16 @@
 use std::alloc::{alloc, dealloc, Layout};
 use std::mem::size_of;
 
+use crate::boundary::{bytes_in, ffi_boundary, out_ptr};
+use crate::constants::v4a_status;
 use crate::error::v4a_error;
 use crate::line_diff::v4a_diff_columns;
-use crate::options::{v4a_generate_options, v4a_options};
+use crate::options::{options_in, v4a_generate_options, v4a_options};
 use crate::patch::{v4a_op, v4a_source};
 use crate::refine::v4a_line_pair;
-use crate::result::{v4a_change, v4a_diff_line, v4a_hunk_report, v4a_segment};
+use crate::result::{
+    publish_result, v4a_change, v4a_diff_line, v4a_hunk_report, v4a_result, v4a_segment,
+};
 use crate::result_set::v4a_file_result;
 use crate::unified_diff::v4a_unified_diff_input;
 use crate::views::{v4a_bytes, v4a_u32s};
@@ -78,4 +82,46 @@ pub unsafe extern "C" fn v4a_wasm_layout(out: *mut u32, cap: usize) -> usize {
         }
     }
     sizes.len()
+}
+
+/// Whether the `len` bytes at `ptr` are all ASCII (1) or not (0); `len` 0 is ASCII. The JS
+/// package asks before decoding a large output in Node, where ASCII bytes become a string
+/// by a copy (`Buffer`'s latin1 decoding, the same characters for bytes below 0x80) instead
+/// of a UTF-8 decoding pass (about 1.5x faster on a 3.4 MB file).
+///
+/// # Safety
+/// `ptr` is NULL (with `len` 0) or points to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn v4a_wasm_is_ascii(ptr: *const u8, len: usize) -> u32 {
+    if ptr.is_null() || len == 0 {
+        return 1;
+    }
+    u32::from(is_ascii(std::slice::from_raw_parts(ptr, len)))
+}
+
+/// `<[u8]>::is_ascii` 64 bytes at a time with WebAssembly SIMD (core's own reads 4).
+#[cfg(target_feature = "simd128")]
+fn is_ascii(bytes: &[u8]) -> bool {
+    use core::arch::wasm32::{u8x16_bitmask, v128, v128_load, v128_or};
+    let chunks = bytes.chunks_exact(64);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        let p = chunk.as_ptr().cast::<v128>();
+        // SAFETY: `chunk` holds 64 readable bytes, four unaligned 16-byte loads.
+        let any = unsafe {
+            v128_or(
+                v128_or(v128_load(p), v128_load(p.add(1))),
+                v128_or(v128_load(p.add(2)), v128_load(p.add(3))),
+            )
+        };
+        if u8x16_bitmask(any) != 0 {
+            return false;
+        }
+    }
+    rest.is_ascii()
+}
+
+#[cfg(not(target_feature = "simd128"))]
+fn is_ascii(bytes: &[u8]) -> bool {
+    bytes.is_ascii()
 }
