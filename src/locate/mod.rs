@@ -11,6 +11,7 @@ mod diagnose;
 mod fast;
 mod gap;
 mod index;
+mod loose;
 mod postings;
 mod prefilter;
 mod raw;
@@ -21,6 +22,7 @@ pub(crate) use crate::level::Level;
 
 pub(crate) use crate::level::fold_single;
 pub(crate) use index::Budget;
+pub(crate) use loose::update as loose_update;
 pub(crate) use raw::update as raw_update;
 
 use crate::error::{Diagnostics, Error};
