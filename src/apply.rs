@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use crate::build::{build_add, build_update, Built};
 use crate::error::{Diagnostics, Error, Status};
-use crate::locate::{locate_hunks, loose_update, raw_update, Placement};
+use crate::locate::{locate_hunks, raw_update, Placement};
 use crate::merge;
 use crate::options::{DiffStyle, Options};
 use crate::patch::{FileOp, Hunk, LineKind, OpKind, Patch};
@@ -359,10 +359,7 @@ fn update_lines(
 /// [`update_lines`] over the text after the BOM without splitting it into lines, when
 /// [`raw_update`] can answer (else `None`: the line path runs).
 fn update_raw(body: &str, bom: bool, op: &FileOp, opts: &Options) -> Option<ApplyResult> {
-    // Every hunk found at a loose level instead: searched in the raw text, placed and built
-    // by the line path on a few lines around each (the same result; see `locate::loose`).
-    let (placements, built) = raw_update(body, bom, &op.hunks, &op.path, opts)
-        .or_else(|| loose_update(body, bom, &op.hunks, &op.path, opts))?;
+    let (placements, built) = raw_update(body, bom, &op.hunks, &op.path, opts)?;
     Some(updated(op, placements, built))
 }
 

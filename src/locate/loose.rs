@@ -34,6 +34,7 @@
 
 use memchr::memmem::Finder;
 
+use super::raw::LfText;
 use super::{check_overlaps, fast, locate_hunks, old_side, Level, Placement};
 use crate::build::{build_update_in, Built, BuiltHunk, Change};
 use crate::level::normalize;
@@ -63,12 +64,25 @@ struct Window {
 
 /// Places and builds every hunk of an LF text (`body`, after its BOM) exactly as the line path
 /// would, when each matches at a loose level, or returns `None` (the line path then runs).
+#[cfg(test)]
 pub(crate) fn update(
     body: &str,
     bom: bool,
     hunks: &[Hunk],
     path: &str,
     opts: &Options,
+) -> Option<(Vec<Placement>, Built)> {
+    update_with(body, bom, hunks, path, opts, &mut LfText::default())
+}
+
+/// [`update`], with the text's `\r` check shared through `lf`.
+pub(crate) fn update_with(
+    body: &str,
+    bom: bool,
+    hunks: &[Hunk],
+    path: &str,
+    opts: &Options,
+    lf: &mut LfText,
 ) -> Option<(Vec<Placement>, Built)> {
     let bytes = body.as_bytes();
     if hunks.is_empty()
@@ -88,7 +102,7 @@ pub(crate) fn update(
     if olds
         .iter()
         .any(|old| old.is_empty() || old.iter().any(|l| l.contains(['\n', '\r'])))
-        || memchr::memchr(b'\r', bytes).is_some()
+        || !lf.check(bytes)
     {
         return None;
     }
