@@ -567,6 +567,60 @@ mod tests {
         }
     }
 
+    /// The loose path answers these (the level given) and leaves the others to the line path:
+    /// a second window at the first level, a stricter window elsewhere, CR text, a twin that
+    /// folds alike without holding the token.
+    #[test]
+    fn loose_path_answers_only_unique_loose_windows() {
+        let cases: [(&str, &str, Option<Level>); 7] = [
+            (
+                "a\nxxx  yyy\nqqq\nb\n",
+                "@@\n xxx yyy\n-qqq\n+z\n",
+                Some(Level::Collapse),
+            ),
+            (
+                "a\n  xxx yyy\nqqq\nb\n",
+                "@@\n xxx yyy\n-qqq\n+z\n",
+                Some(Level::Trim),
+            ),
+            (
+                "xxx  yyy\nqqq\nxxx\tyyy\nqqq\n",
+                "@@\n xxx yyy\n-qqq\n+z\n",
+                None,
+            ),
+            (
+                "xxx yyy\nqqq\nxxx  yyy\nqqq\n",
+                "@@\n xxx  yyy\n-qqq\n+z\n",
+                None,
+            ),
+            ("xxx  yyy\r\nqqq\r\n", "@@\n xxx yyy\n-qqq\n+z\n", None),
+            (
+                "say(\u{201C}hello\u{201D})\nqqq\n",
+                "@@\n say(\"hello\")\n-qqq\n+z\n",
+                Some(Level::Fold),
+            ),
+            (
+                "say(\u{201C}hello\u{201D})\nqqq\nsay(\u{201E}hello\u{201D})\nqqq\n",
+                "@@\n say(\"hello\")\n-qqq\n+z\n",
+                None,
+            ),
+        ];
+        for (text, diff, want) in cases {
+            let patch = Patch::parse(diff).expect("parses");
+            let hunks = &patch.ops[0].hunks;
+            let opts = Options::default();
+            let got = super::super::loose::update(text, false, hunks, "", &opts);
+            assert_eq!(
+                got.as_ref().map(|g| g.0[0].level),
+                want,
+                "{text:?} {diff:?}"
+            );
+            if got.is_some() {
+                assert!(loose_agrees(text, hunks, &opts, 1));
+            }
+        }
+    }
+
     /// Cases the fast path must leave to the full path, each because the full path's answer
     /// depends on more than the exact windows.
     #[test]
