@@ -168,7 +168,7 @@ fn tokens<'o>(old: &[&'o str]) -> Vec<(usize, &'o [u8])> {
             }
         }
     }
-    all.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+    all.sort_by_key(|t| std::cmp::Reverse(t.1.len()));
     let mut out: Vec<(usize, &[u8])> = Vec::with_capacity(TRIES);
     for t in all {
         if out.len() == TRIES {
