@@ -148,8 +148,9 @@ fn with_margin(bytes: &[u8], w: Window) -> (usize, usize) {
 }
 
 /// The tokens of an old side, longest first (the first of equals), distinct: `(line, token)`.
+/// Only the best [`TRIES`] are kept while reading (a long hunk has many tokens).
 fn tokens<'o>(old: &[&'o str]) -> Vec<(usize, &'o [u8])> {
-    let mut all: Vec<(usize, &[u8])> = Vec::new();
+    let mut out: Vec<(usize, &[u8])> = Vec::with_capacity(TRIES + 1);
     for (k, l) in old.iter().enumerate() {
         let b = l.as_bytes();
         let mut i = 0;
@@ -164,21 +165,27 @@ fn tokens<'o>(old: &[&'o str]) -> Vec<(usize, &'o [u8])> {
             }
             // A non-ASCII byte next could be a combining mark that NFKC joins to the token.
             if i - s >= MIN_TOKEN && (i == b.len() || b[i] < 0x80) {
-                all.push((k, &b[s..i]));
+                offer(&mut out, (k, &b[s..i]));
             }
         }
     }
-    all.sort_by_key(|t| std::cmp::Reverse(t.1.len()));
-    let mut out: Vec<(usize, &[u8])> = Vec::with_capacity(TRIES);
-    for t in all {
-        if out.len() == TRIES {
-            break;
-        }
-        if !out.iter().any(|o| o.1 == t.1) {
-            out.push(t);
-        }
-    }
     out
+}
+
+/// Keeps `t` among the best [`TRIES`] distinct tokens of `out` (longest first, then first
+/// read), as sorting every token and keeping the first distinct ones would.
+fn offer<'o>(out: &mut Vec<(usize, &'o [u8])>, t: (usize, &'o [u8])) {
+    if out.iter().any(|o| o.1 == t.1) {
+        return;
+    }
+    let at = out
+        .iter()
+        .position(|o| o.1.len() < t.1.len())
+        .unwrap_or(out.len());
+    if at < TRIES {
+        out.insert(at, t);
+        out.truncate(TRIES);
+    }
 }
 
 /// The one window of `old` at its first level, when that level is looser than trim-end and
@@ -411,4 +418,51 @@ fn stretch(
     }
     let built = build_update_in(&lines, false, one, &placed, path, opts, Some(body)).ok()?;
     Some((placed.into_iter().next()?, built))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every token of an old side, sorted longest first (stable) and the first distinct
+    /// [`TRIES`] kept: what [`tokens`] keeps while reading.
+    fn sorted_tokens<'o>(old: &[&'o str]) -> Vec<(usize, &'o [u8])> {
+        let mut all = Vec::new();
+        for (k, l) in old.iter().enumerate() {
+            let b = l.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                let s = i;
+                while i < b.len() && (0x21..=0x7E).contains(&b[i]) {
+                    i += 1;
+                }
+                if i - s >= MIN_TOKEN && (i == b.len() || b[i] < 0x80) {
+                    all.push((k, &b[s..i]));
+                }
+                i += 1;
+            }
+        }
+        all.sort_by_key(|t: &(usize, &[u8])| std::cmp::Reverse(t.1.len()));
+        let mut out: Vec<(usize, &[u8])> = Vec::new();
+        for t in all {
+            if out.len() < TRIES && !out.iter().any(|o| o.1 == t.1) {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn tokens_kept_while_reading_are_the_sorted_ones() {
+        let sides: [&[&str]; 5] = [
+            &["abc def", "abcd abc", "xyz xyzw abcd"],
+            &["aaa bbb ccc ddd", "eee"],
+            &["caf\u{e9}s fine", "x\u{301}yz done"],
+            &["tok1 tok2 tok3 tok4 tok5", "tok6 longer tok1"],
+            &["", "ab", "a=\u{338}bcd efgh"],
+        ];
+        for old in sides {
+            assert_eq!(tokens(old), sorted_tokens(old), "{old:?}");
+        }
+    }
 }
