@@ -321,8 +321,9 @@ fn update_on(
 /// model saw when it wrote the patch (a base), see [`crate::locate::locate_hunks`].
 fn update(source: &str, op: &FileOp, opts: &Options, seen: bool) -> Result<ApplyResult, Error> {
     let (bom, body) = strip_bom(source);
-    // Every hunk exact, unique and in order in LF text: placed and built from the raw bytes,
-    // without splitting the file into lines (the same result; see `locate::raw`).
+    // Every hunk exact, unique and in order in LF text (or every hunk unique at a loose
+    // level): placed and built from the raw bytes, without splitting the file into lines (the
+    // same result; see `locate::raw` and `locate::loose`).
     if let Some(mut a) = update_raw(body, bom, op, opts) {
         a.source = source.to_string();
         return Ok(a);

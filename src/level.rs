@@ -266,6 +266,16 @@ pub(crate) fn fold_char(c: char, out: &mut String) {
 /// Normalises one character at the fold level (NFKC of the character alone, then the ASCII
 /// look-alike). Used to map file characters back onto patch characters.
 pub(crate) fn fold_single(c: char, out: &mut String) {
+    if c.is_ascii() {
+        // NFKC leaves ASCII alone, and no fold maps an ASCII character but whitespace.
+        out.push(if c.is_whitespace() { ' ' } else { c });
+        return;
+    }
+    fold_single_nfkc(c, out);
+}
+
+/// [`fold_single`] through NFKC, for any character.
+fn fold_single_nfkc(c: char, out: &mut String) {
     let mut buf = [0u8; 4];
     for n in c.encode_utf8(&mut buf).nfkc() {
         fold_char(n, out);
@@ -369,6 +379,18 @@ mod tests {
                 needs_collapse: t.bytes().any(|c| c < 0x0E) || t.contains("  "),
             };
             proptest::prop_assert_eq!(scan(&t), expected);
+        }
+    }
+
+    /// The ASCII shortcut of `fold_single` is the NFKC path's answer on every ASCII character.
+    #[test]
+    fn fold_single_of_ascii_is_the_nfkc_fold() {
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            let (mut fast, mut slow) = (String::new(), String::new());
+            fold_single(c, &mut fast);
+            fold_single_nfkc(c, &mut slow);
+            assert_eq!(fast, slow, "{c:?}");
         }
     }
 

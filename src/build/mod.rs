@@ -191,6 +191,21 @@ pub(crate) fn build_update(
     path: &str,
     opts: &Options,
 ) -> Result<Built, Error> {
+    build_update_in(lines, bom, hunks, placements, path, opts, None)
+}
+
+/// [`build_update`] of `lines`, a stretch of a larger LF text `whole` (when `Some`): the
+/// file's indentation unit, when a hunk needs it, is learned from every line of `whole`, as
+/// the build of the whole text would learn it.
+pub(crate) fn build_update_in(
+    lines: &Lines<'_>,
+    bom: bool,
+    hunks: &[Hunk],
+    placements: &[Placement],
+    path: &str,
+    opts: &Options,
+    whole: Option<&str>,
+) -> Result<Built, Error> {
     let n = lines.len();
     let mut order: Vec<usize> = (0..placements.len()).collect();
     order.sort_by_key(|&i| (placements[i].start, i));
@@ -203,6 +218,7 @@ pub(crate) fn build_update(
         changes: Vec::with_capacity(order.len()),
         new_count: 0,
         file_unit: None,
+        whole,
     };
     let mut built_hunks = vec![BuiltHunk::default(); hunks.len()];
     let mut pos = 0usize;
@@ -297,6 +313,8 @@ struct Builder<'l, 'a> {
     new_count: usize,
     /// The file's indentation unit, detected once when a hunk first needs it.
     file_unit: Option<Option<Unit>>,
+    /// The whole LF text `lines` is a stretch of, when it is one: the unit is learned there.
+    whole: Option<&'l str>,
 }
 
 impl<'l> Builder<'l, '_> {
@@ -397,16 +415,23 @@ impl<'l> Builder<'l, '_> {
         if p.level < Level::Trim {
             return Ok(Vec::new());
         }
-        let lines = self.lines;
+        let (lines, whole) = (self.lines, self.whole);
         let file_unit = &mut self.file_unit;
         reindent::indent_added_lines(body, p.start, lines, &mut || {
-            *file_unit.get_or_insert_with(|| {
-                reindent::detect_unit(
+            *file_unit.get_or_insert_with(|| match whole {
+                // An LF text's lines are its pieces between `\n`s (the empty piece after a
+                // final `\n` is blank, so it is left out like every blank line).
+                Some(text) => reindent::detect_unit(
+                    text.split('\n')
+                        .filter(|l| !l.trim().is_empty())
+                        .map(reindent::leading_ws),
+                ),
+                None => reindent::detect_unit(
                     (0..lines.len())
                         .map(|i| lines.get(i))
                         .filter(|l| !l.trim().is_empty())
                         .map(reindent::leading_ws),
-                )
+                ),
             })
         })
     }

@@ -432,6 +432,195 @@ mod tests {
         assert!(refused <= answered / 10, "{refused} refusals of {answered}");
     }
 
+    /// Lines that differ from each other only at the loose levels (whitespace runs, indentation,
+    /// trailing whitespace, typographic quotes and dashes, fullwidth letters), so a patch
+    /// written from one of them finds several windows at different levels.
+    const LOOSE_POOL: [&str; 16] = [
+        "let value = 1;",
+        "    let value = 1;",
+        "let  value =\t1;",
+        "let value = 1;  ",
+        "\tlet value = 1;",
+        "say(\u{201C}value\u{201D}) \u{2014} 1",
+        "say(\"value\") - 1",
+        "say(\"value\")  -  1",
+        "if value {",
+        "  if value {",
+        "}",
+        "    }",
+        "",
+        "\u{FF56}alue = 1;",
+        "value = 1;",
+        "cafe\u{301} value",
+    ];
+
+    /// A loose perturbation of a file line, as a model might write it in a patch.
+    fn perturb(r: &mut Rng, l: &str) -> String {
+        match r.below(8) {
+            0 => l.split_whitespace().collect::<Vec<_>>().join(" "),
+            1 => format!("  {l}"),
+            2 => l.trim_start().to_string(),
+            3 => format!("{l} "),
+            4 => l
+                .replace(['\u{201C}', '\u{201D}'], "\"")
+                .replace('\u{2014}', "-"),
+            5 => l.replace('"', "\u{201D}"),
+            6 => l.replace("  ", " ").replace('\t', "    "),
+            _ => l.to_string(),
+        }
+    }
+
+    /// A file of `n` lines from [`LOOSE_POOL`] (LF, sometimes a CRLF one to be refused) and a
+    /// patch of 1–3 hunks cut from it, each line perturbed at a loose level.
+    fn loose_case(seed: u64) -> (String, String) {
+        let mut r = Rng(seed.wrapping_mul(0xD6E8_FEB8_6659_FD93) | 1);
+        let n = 1 + r.below(30);
+        let pool = 3 + r.below(LOOSE_POOL.len() - 2);
+        let distinct = r.below(2) == 0;
+        let file: Vec<String> = (0..n)
+            .map(|i| {
+                if distinct && r.below(3) == 0 {
+                    format!("{}unique_{i} = call({i});", "  ".repeat(r.below(3)))
+                } else {
+                    LOOSE_POOL[r.below(pool)].to_string()
+                }
+            })
+            .collect();
+        let eol = if r.below(10) == 0 { "\r\n" } else { "\n" };
+        let text: String = file.iter().map(|l| format!("{l}{eol}")).collect();
+        let mut diff = String::new();
+        let mut at = 0usize;
+        for _ in 0..1 + r.below(3) {
+            if at >= n {
+                break;
+            }
+            let start = at + r.below((n - at).min(5));
+            let len = 1 + r.below((n - start).min(4));
+            diff.push_str("@@\n");
+            for (k, l) in file[start..start + len].iter().enumerate() {
+                let l = perturb(&mut r, l);
+                match r.below(4) {
+                    0 => diff.push_str(&format!("-{l}\n+{l}!\n")),
+                    1 if k > 0 && k + 1 < len => diff.push_str(&format!("+  new {k}\n {l}\n")),
+                    _ => diff.push_str(&format!(" {l}\n")),
+                }
+            }
+            at = start + len;
+        }
+        (text, diff)
+    }
+
+    /// When the loose path answers, the full path places the same hunks at the same levels and
+    /// the line builder writes the same text, reports and changes. `true` when it answered.
+    fn loose_agrees(text: &str, hunks: &[Hunk], opts: &Options, seed: u64) -> bool {
+        let bom = seed % 3 == 0;
+        let Some((placed, built)) = super::super::loose::update(text, bom, hunks, "f", opts) else {
+            return false;
+        };
+        let lines = Lines::split(text);
+        let full = locate_full(&lines, hunks, "f", opts);
+        let want = full.as_ref().unwrap_or_else(|e| {
+            panic!("seed {seed}: loose path placed {text:?}, full path refused: {e:?}")
+        });
+        assert_eq!(&placed, want, "seed {seed}: text {text:?}");
+        let line_built = crate::build::build_update(&lines, bom, hunks, want, "f", opts)
+            .unwrap_or_else(|e| panic!("seed {seed}: loose path built, line builder: {e:?}"));
+        assert_eq!(built.text, line_built.text, "seed {seed}: text {text:?}");
+        assert_eq!(built.hunks, line_built.hunks, "seed {seed}: text {text:?}");
+        assert_eq!(built.changes, line_built.changes, "seed {seed}");
+        true
+    }
+
+    /// The loose path answers only with the full path's answer, on files where windows differ
+    /// only in whitespace, indentation or typography, under several level caps; and it answers
+    /// often enough, at each loose level, for the comparison to mean something.
+    #[test]
+    fn loose_path_agrees_with_the_full_path() {
+        let mut by_level = [0usize; 5];
+        for seed in seeds() {
+            let (text, diff) = loose_case(seed);
+            let Ok(patch) = Patch::parse(&diff) else {
+                continue;
+            };
+            let hunks = &patch.ops[0].hunks;
+            for max_level in [Level::Fold, Level::Collapse, Level::Trim] {
+                let opts = Options {
+                    max_level,
+                    ..Options::default()
+                };
+                if loose_agrees(&text, hunks, &opts, seed) {
+                    let lines = Lines::split(&text);
+                    let placed = locate_full(&lines, hunks, "f", &opts).expect("placed");
+                    for p in placed {
+                        by_level[p.level as usize] += 1;
+                    }
+                }
+            }
+        }
+        let n = seeds().end as usize;
+        for level in [Level::Trim, Level::Collapse, Level::Fold] {
+            assert!(
+                by_level[level as usize] > n / 200,
+                "the loose path placed only {:?} hunks by level",
+                by_level
+            );
+        }
+    }
+
+    /// The loose path answers these (the level given) and leaves the others to the line path:
+    /// a second window at the first level, a stricter window elsewhere, CR text, a twin that
+    /// folds alike without holding the token.
+    #[test]
+    fn loose_path_answers_only_unique_loose_windows() {
+        let cases: [(&str, &str, Option<Level>); 7] = [
+            (
+                "a\nxxx  yyy\nqqq\nb\n",
+                "@@\n xxx yyy\n-qqq\n+z\n",
+                Some(Level::Collapse),
+            ),
+            (
+                "a\n  xxx yyy\nqqq\nb\n",
+                "@@\n xxx yyy\n-qqq\n+z\n",
+                Some(Level::Trim),
+            ),
+            (
+                "xxx  yyy\nqqq\nxxx\tyyy\nqqq\n",
+                "@@\n xxx yyy\n-qqq\n+z\n",
+                None,
+            ),
+            (
+                "xxx yyy\nqqq\nxxx  yyy\nqqq\n",
+                "@@\n xxx  yyy\n-qqq\n+z\n",
+                None,
+            ),
+            ("xxx  yyy\r\nqqq\r\n", "@@\n xxx yyy\n-qqq\n+z\n", None),
+            (
+                "say(\u{201C}hello\u{201D})\nqqq\n",
+                "@@\n say(\"hello\")\n-qqq\n+z\n",
+                Some(Level::Fold),
+            ),
+            (
+                "say(\u{201C}hello\u{201D})\nqqq\nsay(\u{201E}hello\u{201D})\nqqq\n",
+                "@@\n say(\"hello\")\n-qqq\n+z\n",
+                None,
+            ),
+        ];
+        for (text, diff, want) in cases {
+            let patch = Patch::parse(diff).expect("parses");
+            let hunks = &patch.ops[0].hunks;
+            let opts = Options::default();
+            let got = super::super::loose::update(text, false, hunks, "", &opts);
+            assert_eq!(
+                got.as_ref().map(|g| g.0[0].level),
+                want,
+                "{text:?} {diff:?}"
+            );
+            if got.is_some() {
+                assert!(loose_agrees(text, hunks, &opts, 1));
+            }
+        }
+    }
+
     /// Cases the fast path must leave to the full path, each because the full path's answer
     /// depends on more than the exact windows.
     #[test]

@@ -11,6 +11,7 @@ mod diagnose;
 mod fast;
 mod gap;
 mod index;
+mod loose;
 mod postings;
 mod prefilter;
 mod raw;
@@ -21,7 +22,6 @@ pub(crate) use crate::level::Level;
 
 pub(crate) use crate::level::fold_single;
 pub(crate) use index::Budget;
-pub(crate) use raw::update as raw_update;
 
 use crate::error::{Diagnostics, Error};
 use crate::options::Options;
@@ -148,6 +148,21 @@ pub(crate) fn locate_hunks(
         return placed;
     }
     locate_seen(lines, hunks, path, opts, seen)
+}
+
+/// Places and builds every hunk from the raw text after the BOM, without splitting it into
+/// lines: every hunk exact ([`raw`]), or every hunk at a loose level ([`loose`]). `None`: the
+/// line path runs from the start (the same answer).
+pub(crate) fn raw_update(
+    body: &str,
+    bom: bool,
+    hunks: &[Hunk],
+    path: &str,
+    opts: &Options,
+) -> Option<(Vec<Placement>, crate::build::Built)> {
+    let mut lf = raw::LfText::default();
+    raw::update_with(body, bom, hunks, path, opts, &mut lf)
+        .or_else(|| loose::update_with(body, bom, hunks, path, opts, &mut lf))
 }
 
 /// [`locate_hunks`] without the fast path, in a text the model did not see.

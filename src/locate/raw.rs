@@ -80,12 +80,38 @@ struct Window {
 
 /// Places and builds every hunk of an LF text (`body`, after its BOM) exactly as the line path
 /// would, or returns `None` when it cannot be sure (then the line path runs from the start).
+#[cfg(test)]
 pub(crate) fn update(
     body: &str,
     bom: bool,
     hunks: &[Hunk],
     path: &str,
     opts: &Options,
+) -> Option<(Vec<Placement>, Built)> {
+    update_with(body, bom, hunks, path, opts, &mut LfText::default())
+}
+
+/// Whether a text holds no `\r`, found out once for the raw and the loose path.
+#[derive(Default)]
+pub(crate) struct LfText(Option<bool>);
+
+impl LfText {
+    /// True when `bytes` (the same text at every call) holds no `\r`.
+    pub(crate) fn check(&mut self, bytes: &[u8]) -> bool {
+        *self
+            .0
+            .get_or_insert_with(|| memchr::memchr(b'\r', bytes).is_none())
+    }
+}
+
+/// [`update`], with the text's `\r` check shared through `lf`.
+pub(crate) fn update_with(
+    body: &str,
+    bom: bool,
+    hunks: &[Hunk],
+    path: &str,
+    opts: &Options,
+    lf: &mut LfText,
 ) -> Option<(Vec<Placement>, Built)> {
     let bytes = body.as_bytes();
     if hunks.is_empty()
@@ -101,7 +127,7 @@ pub(crate) fn update(
         return None;
     }
     let olds: Vec<Vec<&str>> = hunks.iter().map(|h| old_side(h, h.lines.len())).collect();
-    if olds.iter().any(|old| !fast::plain_old_side(old)) || memchr::memchr(b'\r', bytes).is_some() {
+    if olds.iter().any(|old| !fast::plain_old_side(old)) || !lf.check(bytes) {
         return None;
     }
     within_budget(bytes, hunks.len(), &olds, opts)?;
