@@ -174,6 +174,10 @@ fn windows(
     } else {
         None
     };
+    // Without the one pass, more hunks than are scanned for alone: the line path, at once.
+    if hits.is_none() && olds.len() > HUNK_CAP {
+        return None;
+    }
     let mut alone = 0usize;
     let mut windows = Vec::with_capacity(olds.len());
     let mut region = 0usize;
