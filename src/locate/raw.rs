@@ -6,7 +6,8 @@
 //! from the bytes:
 //!
 //! - each hunk's rarest line (its longest, then the next longest distinct ones when a line is
-//!   too common) is searched with [`memchr::memmem`] over the whole text; a hit counts when it
+//!   too common) is searched over the whole text, for four hunks or more all at once in one
+//!   pass ([`multi`]), else with [`memchr::memmem`] one hunk at a time; a hit counts when it
 //!   starts a line and ends one (or ends one after trailing whitespace: such a line is a
 //!   trim-end candidate, which counts with the exact ones, SPEC §3.2);
 //! - the window around each such line is verified line by line outwards (`memchr` to the next
@@ -23,7 +24,8 @@
 //! line path from the start. The answer — placements, built text, hunk reports and changes —
 //! is the line path's: `tests` compares the two on generated repetitive files.
 //!
-//! Work is O(bytes): per hunk at most [`TRIES`] scans of the text, each stopped after
+//! Work is O(bytes): one pass for all hunks ([`multi`], bounded there), then for at most
+//! [`HUNK_CAP`] hunks at most [`TRIES`] scans of the text each, each stopped after
 //! [`RARE_HIT_CAP`] lines equal to the searched one, each of those lines verified over the
 //! hunk's length.
 
