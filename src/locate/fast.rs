@@ -435,6 +435,62 @@ mod tests {
         );
     }
 
+    /// At the sizes where the one pass runs unforced (4 hunks or more, 64 KB or more): files of
+    /// 2,000–3,000 lines, a tenth of them from [`LONG_POOL`] and some distinct lines copied
+    /// elsewhere, so a hunk's rarest line may occur twice, before an earlier hunk or inside
+    /// another hunk's window.
+    #[test]
+    fn raw_one_pass_on_large_files() {
+        let mut answered = 0;
+        for seed in 0..40u64 {
+            let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let n = 2_000 + r.below(1_000);
+            let mut file: Vec<String> = (0..n)
+                .map(|i| match r.below(10) {
+                    0 => LONG_POOL[r.below(LONG_POOL.len())].to_string(),
+                    _ => format!(
+                        "    let line_{i} = compute({}, \"{}\");",
+                        r.below(100),
+                        i * 7
+                    ),
+                })
+                .collect();
+            for _ in 0..r.below(4) {
+                let (from, to) = (r.below(n), r.below(n));
+                file[to] = file[from].clone();
+            }
+            let text: String = file.iter().map(|l| format!("{l}\n")).collect();
+            assert!(text.len() >= 64 * 1024);
+            let mut diff = String::new();
+            let mut at = 0;
+            for k in 0..4 + r.below(9) {
+                at += 1 + r.below(n / 14);
+                // Two context lines or more at each end: no shape the line path could slide.
+                let len = 5 + r.below(3);
+                if at + len > n {
+                    break;
+                }
+                diff.push_str("@@\n");
+                for (j, l) in file[at..at + len].iter().enumerate() {
+                    match j == 2 {
+                        true => diff.push_str(&format!("-{l}\n+changed {k}\n")),
+                        false => diff.push_str(&format!(" {l}\n")),
+                    }
+                }
+                at += len;
+            }
+            let patch = Patch::parse(&diff).expect("parses");
+            let hunks = &patch.ops[0].hunks;
+            let lines = Lines::split(&text);
+            let opts = Options::default();
+            let full = locate_full(&lines, hunks, "f", &opts);
+            if raw_agrees(&text, &lines, hunks, &opts, &full, seed).is_some() {
+                answered += usize::from(hunks.len() >= 4);
+            }
+        }
+        assert!(answered >= 10, "the raw path answered {answered} of 40");
+    }
+
     /// Generated cases: 20,000, or `V4A_FAST_CASES` for a longer run.
     fn seeds() -> std::ops::Range<u64> {
         let n = std::env::var("V4A_FAST_CASES")
