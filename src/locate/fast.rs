@@ -340,6 +340,157 @@ mod tests {
         (text, diff)
     }
 
+    /// Longer lines for the raw path's one-pass scan (needles of four bytes or more): lines
+    /// that hold another one inside them, at their start or end, or differ from it only in
+    /// trailing whitespace, so a needle is found away from line starts, in other hunks'
+    /// windows, and before earlier hunks.
+    const LONG_POOL: [&str; 12] = [
+        "let value = 1;",
+        "let value = 1; ",
+        "let value = 1;\t",
+        "    let value = 1;",
+        "let value = 12;",
+        "x let value = 1;",
+        "return value;",
+        "return value; // let value = 1;",
+        "}",
+        "",
+        "value value value",
+        "value value",
+    ];
+
+    /// A file of up to 60 lines (one in ten: up to 600, so a line occurs past the scan's caps)
+    /// and a patch of 1–8 hunks cut from it, as in [`case`].
+    fn many_hunks_case(seed: u64) -> (String, String) {
+        let mut r = Rng(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1);
+        let n = 1 + r.below(if seed % 10 == 0 { 600 } else { 60 });
+        let pool = 2 + r.below(LONG_POOL.len() - 1);
+        let distinct = 1 + r.below(3);
+        let file: Vec<String> = (0..n)
+            .map(|i| match r.below(4) {
+                k if k < distinct => format!("unique line {}", i % 300),
+                _ => LONG_POOL[r.below(pool)].to_string(),
+            })
+            .collect();
+        let mut text: String = file.iter().map(|l| format!("{l}\n")).collect();
+        if r.below(5) == 0 {
+            text.pop();
+        }
+        let mut diff = String::new();
+        let mut at = 0usize;
+        for _ in 0..1 + r.below(8) {
+            if r.below(8) == 0 {
+                at = r.below(n);
+            }
+            if at >= n {
+                break;
+            }
+            let start = at + r.below((n - at).min(8));
+            let len = 1 + r.below((n - start).min(6));
+            diff.push_str("@@\n");
+            for (k, l) in file[start..start + len].iter().enumerate() {
+                let l = if r.below(15) == 0 { "zz" } else { l.as_str() };
+                match r.below(4) {
+                    0 => diff.push_str(&format!("-{l}\n+{l}!\n")),
+                    1 if k > 0 => diff.push_str(&format!("+new {k}\n {l}\n")),
+                    _ => diff.push_str(&format!(" {l}\n")),
+                }
+            }
+            // Overlapping or adjacent windows now and then.
+            at = start + len - r.below(2).min(len - 1);
+        }
+        (text, diff)
+    }
+
+    /// The raw path's one-pass scan for several hunks agrees with the scans per hunk and with
+    /// the full path (see [`raw_agrees`]) on files where the hunks' lines repeat.
+    #[test]
+    fn raw_one_pass_agrees_on_many_hunks() {
+        let (mut answered, mut several) = (0, 0);
+        for seed in seeds() {
+            let (text, diff) = many_hunks_case(seed);
+            let Ok(patch) = Patch::parse(&diff) else {
+                continue;
+            };
+            let hunks = &patch.ops[0].hunks;
+            let lines = Lines::split(&text);
+            for opts in [
+                Options::default(),
+                Options {
+                    max_level: Level::Exact,
+                    ..Options::default()
+                },
+            ] {
+                let full = locate_full(&lines, hunks, "f", &opts);
+                if raw_agrees(&text, &lines, hunks, &opts, &full, seed).is_some() {
+                    answered += 1;
+                    several += usize::from(hunks.len() >= 3);
+                }
+            }
+        }
+        let n = seeds().end as usize;
+        assert!(
+            answered > n / 10 && several > n / 100,
+            "the raw path answered {answered} times ({several} with 3 hunks or more)"
+        );
+    }
+
+    /// At the sizes where the one pass runs unforced (4 hunks or more, 64 KB or more): files of
+    /// 2,000–3,000 lines, a tenth of them from [`LONG_POOL`] and some distinct lines copied
+    /// elsewhere, so a hunk's rarest line may occur twice, before an earlier hunk or inside
+    /// another hunk's window.
+    #[test]
+    fn raw_one_pass_on_large_files() {
+        let mut answered = 0;
+        for seed in 0..40u64 {
+            let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let n = 2_000 + r.below(1_000);
+            let mut file: Vec<String> = (0..n)
+                .map(|i| match r.below(10) {
+                    0 => LONG_POOL[r.below(LONG_POOL.len())].to_string(),
+                    _ => format!(
+                        "    let line_{i} = compute({}, \"{}\");",
+                        r.below(100),
+                        i * 7
+                    ),
+                })
+                .collect();
+            for _ in 0..r.below(4) {
+                let (from, to) = (r.below(n), r.below(n));
+                file[to] = file[from].clone();
+            }
+            let text: String = file.iter().map(|l| format!("{l}\n")).collect();
+            assert!(text.len() >= 64 * 1024);
+            let mut diff = String::new();
+            let mut at = 0;
+            for k in 0..4 + r.below(9) {
+                at += 1 + r.below(n / 14);
+                // Two context lines or more at each end: no shape the line path could slide.
+                let len = 5 + r.below(3);
+                if at + len > n {
+                    break;
+                }
+                diff.push_str("@@\n");
+                for (j, l) in file[at..at + len].iter().enumerate() {
+                    match j == 2 {
+                        true => diff.push_str(&format!("-{l}\n+changed {k}\n")),
+                        false => diff.push_str(&format!(" {l}\n")),
+                    }
+                }
+                at += len;
+            }
+            let patch = Patch::parse(&diff).expect("parses");
+            let hunks = &patch.ops[0].hunks;
+            let lines = Lines::split(&text);
+            let opts = Options::default();
+            let full = locate_full(&lines, hunks, "f", &opts);
+            if raw_agrees(&text, &lines, hunks, &opts, &full, seed).is_some() {
+                answered += usize::from(hunks.len() >= 4);
+            }
+        }
+        assert!(answered >= 10, "the raw path answered {answered} of 40");
+    }
+
     /// Generated cases: 20,000, or `V4A_FAST_CASES` for a longer run.
     fn seeds() -> std::ops::Range<u64> {
         let n = std::env::var("V4A_FAST_CASES")
@@ -365,7 +516,27 @@ mod tests {
         seed: u64,
     ) -> Option<bool> {
         let bom = seed % 3 == 0;
-        let (placed, built) = super::super::raw::update(text, bom, hunks, "f", opts)?;
+        // The one-pass scan for several hunks (forced at any size) answers exactly when the
+        // scans per hunk do, with the same answer.
+        let multi = super::super::raw::update_with(
+            text,
+            bom,
+            hunks,
+            "f",
+            opts,
+            (&mut super::super::raw::LfText::default(), (1, 0)),
+        );
+        let alone = super::super::raw::update(text, bom, hunks, "f", opts);
+        assert_eq!(
+            multi.is_some(),
+            alone.is_some(),
+            "seed {seed}: one pass vs per hunk, text {text:?}"
+        );
+        if let (Some((mp, mb)), Some((ap, ab))) = (&multi, &alone) {
+            assert_eq!(mp, ap, "seed {seed}: text {text:?}");
+            assert_eq!(mb.text, ab.text, "seed {seed}: text {text:?}");
+        }
+        let (placed, built) = alone?;
         let want = full.as_ref().unwrap_or_else(|e| {
             panic!("seed {seed}: raw path placed {text:?}, full path refused: {e:?}")
         });

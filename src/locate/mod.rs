@@ -161,7 +161,7 @@ pub(crate) fn raw_update(
     opts: &Options,
 ) -> Option<(Vec<Placement>, crate::build::Built)> {
     let mut lf = raw::LfText::default();
-    raw::update_with(body, bom, hunks, path, opts, &mut lf)
+    raw::update_with(body, bom, hunks, path, opts, (&mut lf, raw::MULTI_FROM))
         .or_else(|| loose::update_with(body, bom, hunks, path, opts, &mut lf))
 }
 
