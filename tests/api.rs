@@ -357,6 +357,47 @@ fn reverse_applied_names_the_hunk_of_deletions_alone() {
     assert_eq!(e.diagnostics().hunk, Some(2));
 }
 
+/// An empty line appended to a file without a final newline only ends its last line (SPEC §4
+/// keeps the missing final newline), so the files after the patch hold no trace of it: the
+/// inverse deleted another empty line, and the reverse given did not give the files before
+/// back (a `reverse` fuzz finding). It is refused now; with a trace (a final newline in the
+/// file before) it is reversed exactly.
+#[test]
+fn reverse_applied_refuses_a_change_that_left_no_trace() {
+    let opts = Options::default();
+    let patch =
+        v4a::Patch::parse("*** Begin Patch\n*** Update File: x\n@@\n+\n*** End Patch\n").unwrap();
+    let before = "a\n\nb";
+    let after = patch.apply(|_| Some(before), &opts).unwrap().files[0]
+        .applied
+        .text
+        .clone();
+    assert_eq!(after, "a\n\nb\n");
+    let e = patch
+        .reverse_applied(|_| Some(after.as_str()), &opts)
+        .unwrap_err();
+    assert_eq!(e.status(), Status::InvalidArgument);
+    assert!(
+        e.message().contains("leaves no trace there to undo"),
+        "{}",
+        e.message()
+    );
+    assert_eq!(e.diagnostics().path.as_deref(), Some("x"));
+    // On a file with a final newline it adds a real line, which reverses.
+    let before = "a\nb\n";
+    let after = patch.apply(|_| Some(before), &opts).unwrap().files[0]
+        .applied
+        .text
+        .clone();
+    assert_eq!(after, "a\nb\n\n");
+    let undo = patch
+        .reverse_applied(|_| Some(after.as_str()), &opts)
+        .unwrap();
+    let undo = v4a::Patch::parse(&undo).unwrap();
+    let back = undo.apply(|_| Some(after.as_str()), &opts).unwrap();
+    assert_eq!(back.files[0].applied.text, before);
+}
+
 #[test]
 fn reverse_says_which_state_the_files_are_in() {
     let patch = v4a::Patch::parse(

@@ -90,11 +90,49 @@ impl Patch {
                 applied: f.applied,
             })
             .collect();
+        check_round_trip(patch, &files, opts)?;
         write_reverse(&files, |f| {
             // Here `applied.source` is the after text and `applied.text` the before text.
             Ok((f.applied.source.as_str(), f.applied.text.as_str()))
         })
     }
+}
+
+/// The files a reverse from the files after the patch would give back are the files before
+/// it only if the patch, applied to them, gives the files after it again. A change can leave
+/// no trace to undo: an empty line appended to a file without a final newline only
+/// terminates its last line (SPEC §4 keeps the missing final newline), and the inverse then
+/// deletes some other empty line. Such a reverse is refused rather than given.
+fn check_round_trip(patch: &Patch, files: &[FileResult], opts: &Options) -> Result<(), Error> {
+    // `files[i]` is operation `i` of `patch`; an Update's `applied.text` is its text before.
+    let before = |path: &str| {
+        patch
+            .ops
+            .iter()
+            .zip(files)
+            .find(|(op, _)| op.kind == OpKind::Update && op.path == path)
+            .map(|(_, f)| f.applied.text.as_bytes())
+    };
+    let forward = patch.apply(before, opts);
+    for (i, (op, f)) in patch.ops.iter().zip(files).enumerate() {
+        let again = forward.as_ref().ok().and_then(|r| r.files.get(i));
+        let gives_after = again.is_some_and(|g| g.applied.text == f.applied.source);
+        if op.kind == OpKind::Update && !gives_after {
+            return Err(Error::new(
+                Status::InvalidArgument,
+                format!(
+                    "cannot reverse \"*** Update File: {}\" from the files after the patch: \
+                     its change leaves no trace there to undo (the patch, applied to the file \
+                     a reverse would give, does not give this file back; for example an empty \
+                     line added at the end of a file without a final newline only ends its \
+                     last line). Reverse it from the files before the patch",
+                    op.path
+                ),
+                op_diagnostics(op, None),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The inverse of `patch`, which applied to the files after the patch gives the files before
