@@ -435,7 +435,99 @@ fn locate_once(
     if let Some(p) = applied::already_applied(index, &s, full, budget)? {
         return Ok(p);
     }
-    found_nowhere(index, &s, budget)
+    match (found_nowhere(index, &s, budget), anchor.as_ref()) {
+        (Err(e), Some(a)) => anchor_elsewhere(index, &s, a, budget, e),
+        (found, _) => found,
+    }
+}
+
+/// A hunk found nowhere inside its innermost anchor's block, where that block holds none of
+/// the hunk's non-blank context and `-` lines at the loosest level allowed, and those are at
+/// least [`ANCHOR_ELSEWHERE_LINES`] different lines (so that neither a miscopied line nor a
+/// line the file changed since the model read it can explain the mismatch): the anchor does
+/// not describe where the hunk's lines are (a model that named the header above the change,
+/// not the one enclosing it), so it is an anchor that does not help (SPEC §3.2). The hunk is
+/// placed as if written with the anchors before it, uniquely where such a hunk is searched,
+/// with the anchor penalty and the flag `anchor_ignored`. A block that holds even one of the
+/// hunk's lines may hold the place the model meant, changed since: the not-found error stands.
+fn anchor_elsewhere(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    a: &anchor::AnchorMatch,
+    budget: &mut Budget,
+    error: Error,
+) -> Result<Placement, Error> {
+    use crate::error::Status;
+    let (cx, opts) = (s.cx, s.opts);
+    let hunk = cx.hunk;
+    if error.status() != Status::ContextNotFound
+        || opts.max_level == Level::Exact
+        || !block_shares_nothing(index, hunk, a.block.clone(), opts.max_level, budget)?
+    {
+        return Err(error);
+    }
+    let outer_anchors = &hunk.anchors[..hunk.anchors.len().saturating_sub(1)];
+    let prev_start = s.placed.last().map(|p| p.start);
+    let outer = match anchor::resolve(
+        index,
+        cx,
+        outer_anchors,
+        s.region_start,
+        prev_start,
+        opts,
+        budget,
+    ) {
+        Ok(outer) => outer,
+        Err(e) if e.status() == Status::SearchBudget => return Err(e),
+        Err(_) => return Err(error),
+    };
+    let wider = Search {
+        anchor: outer.as_ref(),
+        ..*s
+    };
+    match place_checked(index, &wider, budget) {
+        Ok(Some(mut p)) if !p.end_of_file => {
+            p.fuzz = p.fuzz.saturating_add(ANCHOR_IGNORED_FUZZ);
+            p.anchor_ignored = true;
+            Ok(p)
+        }
+        Err(e) if e.status() == Status::SearchBudget => Err(e),
+        _ => Err(error),
+    }
+}
+
+/// The fewest different non-blank context and `-` lines for [`anchor_elsewhere`] to set an
+/// anchor aside: one or two lines that differ from the block are a miscopy or a changed line
+/// as likely as a wrong anchor.
+const ANCHOR_ELSEWHERE_LINES: usize = 3;
+
+/// True when no line of `block` equals, at `level`, one of the hunk's non-blank context and
+/// `-` lines, and the hunk has at least [`ANCHOR_ELSEWHERE_LINES`] different ones. One
+/// normalisation per line, charged to the budget.
+fn block_shares_nothing(
+    index: &mut LineIndex<'_>,
+    hunk: &Hunk,
+    block: std::ops::Range<usize>,
+    level: Level,
+    budget: &mut Budget,
+) -> Result<bool, Error> {
+    let wanted: std::collections::HashSet<String> = hunk
+        .lines
+        .iter()
+        .filter(|l| l.kind != LineKind::Add && !l.text.trim().is_empty())
+        .map(|l| crate::level::normalized(&l.text, level))
+        .collect();
+    let end = block.end.min(index.len());
+    budget.charge((wanted.len() + end.saturating_sub(block.start)) as u64)?;
+    if wanted.len() < ANCHOR_ELSEWHERE_LINES {
+        return Ok(false);
+    }
+    let lines = index.lines();
+    let mut buf = String::new();
+    Ok((block.start..end).all(|i| {
+        buf.clear();
+        !wanted.contains(crate::level::normalize(lines.get(i), level, &mut buf))
+    }))
 }
 
 /// A hunk found nowhere as written: some context lines the file has otherwise (relaxed), or

@@ -1,0 +1,9 @@
+func a() {
+	x := 1
+	_ = x
+}
+
+// b does things.
+// more docs.
+// even more.
+func b() {}
