@@ -71,6 +71,7 @@ pub(crate) fn already_applied(
             anchor_ignored: false,
             context_relaxed: false,
             gap: None,
+            missing: None,
         };
         return Ok(Some(finish(index, &new, p, s.opts)));
     }

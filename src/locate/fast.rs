@@ -245,6 +245,7 @@ fn place(hunks: &[Hunk], probes: &[Probe<'_>]) -> Option<Vec<Placement>> {
             anchor_ignored: false,
             context_relaxed: false,
             gap: None,
+            missing: None,
         });
         region_start = start + m;
     }

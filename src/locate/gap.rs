@@ -26,13 +26,13 @@ pub(crate) const GAP_FUZZ: u32 = super::relaxed::RELAXED_FUZZ;
 
 /// At least this many lines of the old side that say something (three letters or digits)
 /// must match the file around the gap.
-const MIN_TELLING: usize = 2;
+pub(super) const MIN_TELLING: usize = 2;
 
 /// The gap search of one hunk may do this many units of work per line of the file and the old
 /// side; past that it gives up (the hunk stays not found, never a search-budget error), so a
 /// hunk found nowhere costs time linear in the input. Its work is charged to the search budget
 /// too.
-const WORK_PER_LINE: u64 = 32;
+pub(super) const WORK_PER_LINE: u64 = 32;
 
 /// Two readings of one window whose extra line could be any of a run of equal lines: beyond
 /// this many, the window is not taken (each is checked line by line).
@@ -90,24 +90,24 @@ pub(crate) fn both_note(e: Error, relaxed_at: usize, gap_at: Option<usize>) -> E
 }
 
 /// The work of one gap search: charged to the search budget and to its own allowance.
-struct Meter<'b> {
-    global: &'b mut Budget,
-    local: Budget,
+pub(super) struct Meter<'b> {
+    pub(super) global: &'b mut Budget,
+    pub(super) local: Budget,
 }
 
 impl Meter<'_> {
     /// Charges `units`; `Ok(false)` when the gap search must give up.
-    fn charge(&mut self, units: u64) -> Result<bool, Error> {
+    pub(super) fn charge(&mut self, units: u64) -> Result<bool, Error> {
         self.global.charge(units)?;
         Ok(self.local.charge(units).is_ok())
     }
 }
 
 /// One line of the old side: its text, whether it is a `-` line, and its body index.
-struct OldLine<'h> {
-    text: &'h str,
-    deleted: bool,
-    body: usize,
+pub(super) struct OldLine<'h> {
+    pub(super) text: &'h str,
+    pub(super) deleted: bool,
+    pub(super) body: usize,
 }
 
 /// A window of the file (`m + 1` lines from `start`) where the old side fits with the file's
@@ -162,17 +162,7 @@ fn place_used(
     everywhere: bool,
     budget: &mut Budget,
 ) -> Result<Gap, Error> {
-    let hunk = s.cx.hunk;
-    let old: Vec<OldLine<'_>> = hunk.lines[..used]
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.kind != LineKind::Add)
-        .map(|(body, l)| OldLine {
-            text: l.text.as_str(),
-            deleted: l.kind == LineKind::Delete,
-            body,
-        })
-        .collect();
+    let old = old_lines(s.cx.hunk, used);
     let m = old.len();
     let n = index.len();
     if m < 2 || m >= n || old.iter().filter(|l| telling(l.text)).count() < MIN_TELLING {
@@ -232,8 +222,22 @@ fn place_used(
     Ok(Gap::Nothing)
 }
 
+/// The old side of the first `used` body lines.
+pub(super) fn old_lines(hunk: &Hunk, used: usize) -> Vec<OldLine<'_>> {
+    hunk.lines[..used]
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.kind != LineKind::Add)
+        .map(|(body, l)| OldLine {
+            text: l.text.as_str(),
+            deleted: l.kind == LineKind::Delete,
+            body,
+        })
+        .collect()
+}
+
 /// True when a line is evidence of a place: it holds at least three letters or digits.
-fn telling(line: &str) -> bool {
+pub(super) fn telling(line: &str) -> bool {
     line.chars().filter(|c| c.is_alphanumeric()).take(3).count() == 3
 }
 
@@ -353,11 +357,9 @@ fn checked_placement(
     candidates: usize,
     budget: &mut Budget,
 ) -> Result<Gap, Error> {
-    let hunk = s.cx.hunk;
     let w = old.len() + 1;
-    let gap_body = old[fit.gap].body;
     let anchor_fuzz = s.anchor.map_or(0, |a| a.fuzz);
-    let mut p = Placement {
+    let p = Placement {
         start: fit.start,
         old_len: w,
         used_lines: used,
@@ -372,9 +374,25 @@ fn checked_placement(
         already_applied: false,
         anchor_ignored: false,
         context_relaxed: true,
-        gap: Some(gap_body),
+        gap: Some(old[fit.gap].body),
+        missing: None,
     };
-    // The equivalent hunk: the file's line inserted as context; the ordinary checks run on it.
+    Ok(match checked_equivalent(index, s, p, budget)? {
+        Some(p) => Gap::Placed(p),
+        None => Gap::Nothing,
+    })
+}
+
+/// `p` (a placement over a gap or past a missing line) with its line levels, if the checks of
+/// an ordinary placement hold for the equivalent hunk: the body [`gapped_body`] gives, whose
+/// old side maps to the file's lines one to one.
+pub(super) fn checked_equivalent(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    mut p: Placement,
+    budget: &mut Budget,
+) -> Result<Option<Placement>, Error> {
+    let hunk = s.cx.hunk;
     let body = gapped_body(hunk, &p, index.lines()).into_owned();
     let equivalent = Hunk {
         anchors: hunk.anchors.clone(),
@@ -398,18 +416,11 @@ fn checked_placement(
         seen: s.cx.seen,
         next: s.cx.next,
     };
-    let es = Search {
-        cx: &cx,
-        region_start: s.region_start,
-        anchor: s.anchor,
-        placed: s.placed,
-        ranges: s.ranges,
-        prev_hunk: s.prev_hunk,
-        opts: s.opts,
-    };
+    let es = Search { cx: &cx, ..*s };
     let q = Placement {
-        used_lines: used + 1,
+        used_lines: equivalent.lines.len(),
         gap: None,
+        missing: None,
         ..p.clone()
     };
     let checked = search::check_slide(index, &es, &q, budget)
@@ -418,9 +429,9 @@ fn checked_placement(
         .and_then(|()| search::check_open_end(index, &es, &q))
         .and_then(|()| search::check_indent_map(index, &es, &q));
     match checked {
-        Ok(()) => Ok(Gap::Placed(p)),
+        Ok(()) => Ok(Some(p)),
         Err(e) if e.status() == Status::SearchBudget => Err(e),
-        Err(_) => Ok(Gap::Nothing),
+        Err(_) => Ok(None),
     }
 }
 

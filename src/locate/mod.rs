@@ -12,6 +12,7 @@ mod fast;
 mod gap;
 mod index;
 mod loose;
+mod missing;
 mod postings;
 mod prefilter;
 mod raw;
@@ -68,6 +69,10 @@ pub(crate) struct Placement {
     /// before which that file line is kept as context. `old_len` and `line_levels` count it.
     /// [`gapped_body`] gives the equivalent body, whose lines map to the file one to one.
     pub gap: Option<usize>,
+    /// Found only with one of the hunk's interior context lines left out (a line the file no
+    /// longer has, [`missing`], SPEC §3.2): its body index (of the lines in use). `old_len`
+    /// and `line_levels` do not count it; [`gapped_body`] leaves it out.
+    pub missing: Option<usize>,
 }
 
 impl Placement {
@@ -286,6 +291,14 @@ pub(crate) fn gapped_body<'h>(
     lines: &Lines<'_>,
 ) -> std::borrow::Cow<'h, [Line]> {
     let body = &hunk.lines[..p.used_lines.min(hunk.lines.len())];
+    if let Some(j) = p
+        .missing
+        .filter(|&j| body.get(j).is_some_and(|l| l.kind == LineKind::Context))
+    {
+        let mut v = body.to_vec();
+        v.remove(j);
+        return std::borrow::Cow::Owned(v);
+    }
     let Some(g) = p.gap.filter(|&g| g <= body.len()) else {
         return std::borrow::Cow::Borrowed(body);
     };
@@ -548,14 +561,9 @@ fn found_nowhere(
         relaxed::Relaxed::Placed(_) => gap::place(index, s, true, budget)?,
         relaxed::Relaxed::Nothing => gap::place(index, s, false, budget)?,
     };
-    let (relaxed, gap) = match (relaxed, gap) {
-        (relaxed::Relaxed::Placed(p), gap::Gap::Nothing) => return Ok(p),
-        (relaxed::Relaxed::Nothing, gap::Gap::Placed(p)) => return Ok(p),
-        (relaxed::Relaxed::Placed(r), g) => {
-            let other = gap::other_start(&g);
-            (relaxed::Relaxed::Nothing, gap::Gap::Both(r.start, other))
-        }
-        other => other,
+    let (relaxed, gap, other) = match with_missing(index, s, relaxed, gap, budget)? {
+        Readings::One(p) => return Ok(p),
+        Readings::Several(relaxed, gap, other) => (relaxed, gap, other),
     };
     let e = diagnose::not_found(
         index,
@@ -577,7 +585,62 @@ fn found_nowhere(
                 body_index,
             },
         ) => gap::unclear_note(e, cx, index, file_line, body_index),
-        _ => e,
+        _ => match other {
+            Some((at, missing_at)) => missing::both_note(e, at, missing_at),
+            None => e,
+        },
+    })
+}
+
+/// The readings of a hunk found nowhere as written, once the skipped-line reading is weighed.
+enum Readings {
+    /// One reading: the placement.
+    One(Placement),
+    /// None, or more than one: the relaxed and gap outcomes for the error, and a placed
+    /// reading's start beside the start of a skipped-line reading apart from it.
+    Several(relaxed::Relaxed, gap::Gap, Option<(usize, Option<usize>)>),
+}
+
+/// Weighs a context line the file no longer has ([`missing`]) beside the relaxed and gap
+/// readings: it is tried when there is at most one of them, and lands when there is none. A
+/// skipped-line reading over the same lines as the one placed is another alignment of the same
+/// place (which the relaxed and gap rules already weigh); one apart from it is a second place.
+fn with_missing(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    relaxed: relaxed::Relaxed,
+    gap: gap::Gap,
+    budget: &mut Budget,
+) -> Result<Readings, Error> {
+    use gap::Gap;
+    use missing::Missing;
+    use relaxed::Relaxed;
+    let single = matches!(
+        (&relaxed, &gap),
+        (Relaxed::Placed(_), Gap::Nothing) | (Relaxed::Nothing, Gap::Placed(_) | Gap::Nothing)
+    );
+    let missing = if single {
+        missing::place(index, s, budget)?
+    } else {
+        Missing::Nothing
+    };
+    Ok(match (relaxed, gap, missing) {
+        (Relaxed::Placed(p), Gap::Nothing, Missing::Nothing)
+        | (Relaxed::Nothing, Gap::Placed(p), Missing::Nothing)
+        | (Relaxed::Nothing, Gap::Nothing, Missing::Placed(p)) => Readings::One(p),
+        (Relaxed::Placed(p), Gap::Nothing, m) | (Relaxed::Nothing, Gap::Placed(p), m) => {
+            match m.start() {
+                Some(at) if at + p.old_len < p.start || at > p.start + p.old_len => {
+                    Readings::Several(Relaxed::Nothing, Gap::Nothing, Some((p.start, Some(at))))
+                }
+                _ => Readings::One(p),
+            }
+        }
+        (Relaxed::Placed(r), g, _) => {
+            let other = gap::other_start(&g);
+            Readings::Several(Relaxed::Nothing, Gap::Both(r.start, other), None)
+        }
+        (relaxed, gap, _) => Readings::Several(relaxed, gap, None),
     })
 }
 
@@ -693,6 +756,7 @@ fn place_end_of_file(
             anchor_ignored: false,
             context_relaxed: false,
             gap: None,
+            missing: None,
         };
         let mut pattern = Pattern::new(old.clone());
         if let Some(p) = place_at_end(index, &mut pattern, s, &base, budget)? {
@@ -760,6 +824,7 @@ fn place(
         anchor_ignored: false,
         context_relaxed: false,
         gap: None,
+        missing: None,
     };
     if old.is_empty() {
         return Ok(Some(place_insertion(index, s, base)));

@@ -418,6 +418,7 @@ fn placements(
             anchor_ignored: false,
             context_relaxed: false,
             gap: None,
+            missing: None,
         });
     }
     out

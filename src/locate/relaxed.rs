@@ -202,6 +202,7 @@ fn checked_placement(
             anchor_ignored: false,
             context_relaxed: true,
             gap: None,
+            missing: None,
         },
         s.opts,
     );

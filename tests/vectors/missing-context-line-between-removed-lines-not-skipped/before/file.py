@@ -1,0 +1,4 @@
+def f():
+    first = 1
+    third = 3
+    return first

@@ -1,0 +1,4 @@
+import os
+
+class Loader:
+    pass

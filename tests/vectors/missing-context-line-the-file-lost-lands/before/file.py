@@ -1,0 +1,4 @@
+def f():
+    a = 1
+    c = 3
+    return a

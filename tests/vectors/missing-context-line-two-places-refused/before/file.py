@@ -1,0 +1,9 @@
+def f():
+    a = 1
+    c = 3
+    return a
+
+def f():
+    a = 1
+    c = 3
+    return a
