@@ -799,9 +799,10 @@ const struct v4a_error *v4a_result_error(const struct v4a_result *result);
 struct v4a_bytes v4a_result_text(const struct v4a_result *result);
 
 /**
- * The original source, unchanged: rolling back reads this one view. The empty text
- * `{"", 0}` for an added file or when the result holds an error; absent (`{NULL, 0}`) for a
- * NULL result.
+ * The original source, unchanged: rolling back reads this one view. The result's own copy
+ * (made by the apply), so the buffer passed to `v4a_apply` may be freed once it returns. The
+ * empty text `{"", 0}` for an added file or when the result holds an error; absent
+ * (`{NULL, 0}`) for a NULL result.
  */
 struct v4a_bytes v4a_result_source(const struct v4a_result *result);
 

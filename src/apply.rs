@@ -9,6 +9,8 @@ use crate::locate::{locate_hunks, raw_update, Placement};
 use crate::merge;
 use crate::options::{DiffStyle, Options};
 use crate::patch::{FileOp, Hunk, LineKind, OpKind, Patch};
+use std::borrow::Cow;
+
 use crate::report::{finish, finish_indexed, ApplyResult, HunkReport};
 use crate::text::{strip_bom, Lines};
 
@@ -75,7 +77,12 @@ impl FromStr for Mode {
 /// assert_eq!(r.text, "function add(a, b) {\n  return a + b\n}\n");
 /// assert_eq!(r.fuzz, 0);
 /// ```
-pub fn apply(source: &str, diff: &str, mode: Mode, opts: &Options) -> Result<ApplyResult, Error> {
+pub fn apply<'s>(
+    source: &'s str,
+    diff: &str,
+    mode: Mode,
+    opts: &Options,
+) -> Result<ApplyResult<'s>, Error> {
     apply_single(source, None, diff, mode, opts)
 }
 
@@ -100,23 +107,23 @@ pub fn apply(source: &str, diff: &str, mode: Mode, opts: &Options) -> Result<App
 /// assert!(r.hunks[0].merged);
 /// assert_eq!(r.hunks[0].old_start, 6);
 /// ```
-pub fn apply_with_base(
-    source: &str,
+pub fn apply_with_base<'s>(
+    source: &'s str,
     base: &str,
     diff: &str,
     mode: Mode,
     opts: &Options,
-) -> Result<ApplyResult, Error> {
+) -> Result<ApplyResult<'s>, Error> {
     apply_single(source, Some(base), diff, mode, opts)
 }
 
-fn apply_single(
-    source: &str,
+fn apply_single<'s>(
+    source: &'s str,
     base: Option<&str>,
     diff: &str,
     mode: Mode,
     opts: &Options,
-) -> Result<ApplyResult, Error> {
+) -> Result<ApplyResult<'s>, Error> {
     opts.validate()?;
     if mode == Mode::Delete {
         return apply_delete_mode(source, diff, opts);
@@ -139,12 +146,12 @@ fn apply_single(
 
 /// [`apply`] over bytes: invalid UTF-8 in either input is [`Status::InvalidUtf8`] with the
 /// byte offset.
-pub fn apply_bytes(
-    source: &[u8],
+pub fn apply_bytes<'s>(
+    source: &'s [u8],
     diff: &[u8],
     mode: Mode,
     opts: &Options,
-) -> Result<ApplyResult, Error> {
+) -> Result<ApplyResult<'s>, Error> {
     let diff = std::str::from_utf8(diff).map_err(|e| Error::invalid_utf8("patch", e))?;
     let source = if mode == Mode::Create {
         ""
@@ -223,7 +230,11 @@ fn create_hunk(op: &FileOp) -> Result<&Hunk, Error> {
     }
 }
 
-fn apply_delete_mode(source: &str, diff: &str, opts: &Options) -> Result<ApplyResult, Error> {
+fn apply_delete_mode<'s>(
+    source: &'s str,
+    diff: &str,
+    opts: &Options,
+) -> Result<ApplyResult<'s>, Error> {
     if !diff.trim().is_empty() {
         let patch = Patch::parse(diff)?;
         match patch.ops.as_slice() {
@@ -242,12 +253,12 @@ fn apply_delete_mode(source: &str, diff: &str, opts: &Options) -> Result<ApplyRe
 
 /// A result that replaces the whole text (an added or deleted file): every old line removed,
 /// every new line added. The structured diff is filled according to the options.
-fn whole_file(source: &str, text: String, path: &str, opts: &Options) -> ApplyResult {
+fn whole_file<'s>(source: &'s str, text: String, path: &str, opts: &Options) -> ApplyResult<'s> {
     let old_lines = Lines::split(strip_bom(source).1).len();
     let new_lines = Lines::split(strip_bom(&text).1).len();
     let mut a = ApplyResult {
         text,
-        source: source.to_string(),
+        source: Cow::Borrowed(source),
         path: (!path.is_empty()).then(|| path.to_string()),
         destination: None,
         hunks: Vec::new(),
@@ -270,12 +281,12 @@ fn whole_file(source: &str, text: String, path: &str, opts: &Options) -> ApplyRe
 
 /// Applies an Update operation's hunks to `source`; with a `base` (the text the model saw),
 /// the hunks are located there and the change merged into `source`.
-fn update_on(
-    source: &str,
+fn update_on<'s>(
+    source: &'s str,
     base: Option<&str>,
     op: &FileOp,
     opts: &Options,
-) -> Result<ApplyResult, Error> {
+) -> Result<ApplyResult<'s>, Error> {
     let Some(base) = base.filter(|b| *b != source) else {
         // No base, or a base equal to the source: SPEC §3.2 "nothing changes", so this is
         // the plain apply, with every guard of a text the model may not have seen.
@@ -318,39 +329,41 @@ fn update_on(
 }
 
 /// Applies an Update operation's hunks to `source`; `seen` when `source` is the text the
-/// model saw when it wrote the patch (a base), see [`crate::locate::locate_hunks`].
-fn update(source: &str, op: &FileOp, opts: &Options, seen: bool) -> Result<ApplyResult, Error> {
+/// model saw when it wrote the patch (a base), see [`crate::locate::locate_hunks`]. The
+/// result borrows `source`: the apply holds the new text and, on the line path, the line
+/// index (a quarter of the source), never a copy of the source.
+fn update<'s>(
+    source: &'s str,
+    op: &FileOp,
+    opts: &Options,
+    seen: bool,
+) -> Result<ApplyResult<'s>, Error> {
     let (bom, body) = strip_bom(source);
     // Every hunk exact, unique and in order in LF text (or every hunk unique at a loose
     // level): placed and built from the raw bytes, without splitting the file into lines (the
     // same result; see `locate::raw` and `locate::loose`).
     if let Some(mut a) = update_raw(body, bom, op, opts) {
-        a.source = source.to_string();
+        a.source = Cow::Borrowed(source);
         return Ok(a);
     }
     let lines = Lines::split(body);
     let mut a = update_lines(&lines, bom, op, opts, seen)?;
+    a.source = Cow::Borrowed(source);
     // A diff, when wanted, reads the original lines from the index the apply already made
-    // instead of scanning the source again; it is made before the source is copied, so the
-    // index (a quarter of the source) and the copy are never held together: the peak is the
-    // same as without the index.
+    // instead of scanning the source again.
     finish_indexed(&mut a, source, &lines, opts);
-    // The line index is freed before the source is copied: the two are never held together
-    // with the new text (peak heap about twice the source, not 2.3 times).
-    drop(lines);
-    a.source = source.to_string();
     Ok(a)
 }
 
 /// [`update`] of the lines of the source after its BOM (`bom`: whether it has one), without
-/// the copy of the source (`source` is left empty) and without the structured diff.
-fn update_lines(
+/// the source (`source` is left empty) and without the structured diff.
+fn update_lines<'s>(
     lines: &Lines<'_>,
     bom: bool,
     op: &FileOp,
     opts: &Options,
     seen: bool,
-) -> Result<ApplyResult, Error> {
+) -> Result<ApplyResult<'s>, Error> {
     let placements =
         locate_hunks(lines, &op.hunks, &op.path, opts, seen).map_err(|e| e.with_path(&op.path))?;
     let built = build_update(lines, bom, &op.hunks, &placements, &op.path, opts)?;
@@ -359,13 +372,13 @@ fn update_lines(
 
 /// [`update_lines`] over the text after the BOM without splitting it into lines, when
 /// [`raw_update`] can answer (else `None`: the line path runs).
-fn update_raw(body: &str, bom: bool, op: &FileOp, opts: &Options) -> Option<ApplyResult> {
+fn update_raw<'s>(body: &str, bom: bool, op: &FileOp, opts: &Options) -> Option<ApplyResult<'s>> {
     let (placements, built) = raw_update(body, bom, &op.hunks, &op.path, opts)?;
     Some(updated(op, placements, built))
 }
 
 /// The result of an update from its placements and built text (`source` left empty).
-fn updated(op: &FileOp, placements: Vec<Placement>, built: Built) -> ApplyResult {
+fn updated<'s>(op: &FileOp, placements: Vec<Placement>, built: Built) -> ApplyResult<'s> {
     let hunks = placements
         .iter()
         .zip(&built.hunks)
@@ -392,7 +405,7 @@ fn updated(op: &FileOp, placements: Vec<Placement>, built: Built) -> ApplyResult
     drop(placements);
     ApplyResult {
         text: built.text,
-        source: String::new(),
+        source: Cow::Borrowed(""),
         path: (!op.path.is_empty()).then(|| op.path.clone()),
         destination: op.destination().map(str::to_string),
         fuzz: hunks.iter().map(|h| h.fuzz).sum(),
@@ -413,8 +426,9 @@ pub struct FileResult {
     /// The move destination as written (`None` unless the file moves to another path); always
     /// equal to `applied.destination` (both come from [`FileOp::destination`]).
     pub move_to: Option<String>,
-    /// The new text, the original source and the reports.
-    pub applied: ApplyResult,
+    /// The new text, the original source (owned: the sources a multi-file patch reads are
+    /// lent for the call only, or given away) and the reports.
+    pub applied: ApplyResult<'static>,
 }
 
 impl FileResult {
@@ -656,7 +670,7 @@ fn apply_to_source<S: AsRef<[u8]>>(
     base: Option<&[u8]>,
     own: Option<fn(S) -> Vec<u8>>,
     opts: &Options,
-) -> Result<ApplyResult, Error> {
+) -> Result<ApplyResult<'static>, Error> {
     let base_text = || match base {
         Some(b) => std::str::from_utf8(b)
             .map(Some)
@@ -667,40 +681,22 @@ fn apply_to_source<S: AsRef<[u8]>>(
         Some(own) if op.kind == OpKind::Update => {
             let source = String::from_utf8(own(src))
                 .map_err(|e| Error::invalid_utf8("source", e.utf8_error()).with_path(&op.path))?;
-            let base = base_text()?;
-            if base.is_none_or(|b| b == source) {
-                // No base, or one equal to the source: the plain apply (see `update_on`).
-                owned_update(source, op, opts)
-            } else {
-                update_on(&source, base, op, opts)
-            }
+            // The result borrows the buffer, then takes it: never copied.
+            let a = update_on(&source, base_text()?, op, opts)?.with_source(Cow::Borrowed(""));
+            Ok(a.with_source(Cow::Owned(source)))
         }
         _ => {
             let text = std::str::from_utf8(src.as_ref())
                 .map_err(|e| Error::invalid_utf8("source", e).with_path(&op.path))?;
-            if op.kind == OpKind::Delete {
-                Ok(whole_file(text, String::new(), &op.path, opts))
+            let a = if op.kind == OpKind::Delete {
+                whole_file(text, String::new(), &op.path, opts)
             } else {
-                update_on(text, base_text()?, op, opts)
-            }
+                update_on(text, base_text()?, op, opts)?
+            };
+            // A lent source lives only as long as the call: the result keeps a copy.
+            Ok(a.into_owned())
         }
     }
-}
-
-/// [`update`] of a source the caller gave away: its buffer becomes the result's `source`.
-fn owned_update(source: String, op: &FileOp, opts: &Options) -> Result<ApplyResult, Error> {
-    let (bom, body) = strip_bom(&source);
-    if let Some(mut a) = update_raw(body, bom, op, opts) {
-        a.source = source;
-        return Ok(a);
-    }
-    let lines = Lines::split(body);
-    let mut a = update_lines(&lines, bom, op, opts, false)?;
-    // The diff (when wanted) reads the index, then the index is freed and the buffer moved in.
-    finish_indexed(&mut a, &source, &lines, opts);
-    drop(lines);
-    a.source = source;
-    Ok(a)
 }
 
 #[cfg(test)]

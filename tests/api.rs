@@ -479,3 +479,58 @@ fn move_destination_has_one_source() {
         assert_eq!(f.target(), expect.unwrap_or("a.txt"));
     }
 }
+
+/// The single-file calls lend the result the caller's source (issue 20): every path — the raw
+/// exact path, the line path (CRLF, loose level), a three-way merge, a plain apply after a
+/// base that did not help, delete mode, bytes — gives back the very buffer, not a copy; and
+/// `into_owned` keeps a result past its source.
+#[test]
+fn single_file_results_borrow_the_source() {
+    use std::borrow::Cow;
+    let lent = |r: &v4a::ApplyResult<'_>, src: &str| matches!(r.source, Cow::Borrowed(s) if std::ptr::eq(s, src));
+    let opts = full();
+    let cases = [
+        ("a\nb\nc\n", "@@\n a\n-b\n+B\n"),
+        ("a\r\nb\r\nc\r\n", "@@\n a\n-b\n+B\n"),
+        ("a  x\nb\nc\n", "@@\n a x\n-b\n+B\n"),
+    ];
+    for (src, diff) in cases {
+        let r = apply(src, diff, Mode::Update, &opts).unwrap();
+        assert!(lent(&r, src), "{src:?}: the source was copied");
+        let r = apply_bytes(src.as_bytes(), diff.as_bytes(), Mode::Update, &opts).unwrap();
+        assert!(lent(&r, src), "{src:?}: the source was copied (bytes)");
+    }
+    let r = apply("a\nb\n", "", Mode::Delete, &opts).unwrap();
+    assert_eq!(r.source, "a\nb\n");
+    let current = String::from("top\nx\ny\nz\n");
+    let merged = v4a::apply_with_base(
+        &current,
+        "x\ny\nz\n",
+        "@@\n x\n-y\n+Y\n",
+        Mode::Update,
+        &opts,
+    )
+    .unwrap();
+    assert!(merged.hunks[0].merged);
+    assert!(
+        lent(&merged, &current),
+        "the merged result copied the source"
+    );
+    let plain =
+        v4a::apply_with_base(&current, "q\n", "@@\n x\n-y\n+Y\n", Mode::Update, &opts).unwrap();
+    assert!(
+        lent(&plain, &current),
+        "the plain apply after the base copied the source"
+    );
+    let kept: v4a::ApplyResult<'static> = {
+        let source = String::from("a\nb\n");
+        apply(&source, "@@\n a\n-b\n+c\n", Mode::Update, &opts)
+            .unwrap()
+            .into_owned()
+    };
+    assert_eq!(
+        (kept.source.as_ref(), kept.text.as_str()),
+        ("a\nb\n", "a\nc\n")
+    );
+    assert_eq!(kept.line_text(&kept.diff[1]), "b");
+}

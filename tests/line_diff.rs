@@ -4,7 +4,7 @@
 
 use v4a::{apply, refine_lines, ApplyResult, DiffKind, DiffStyle, Mode, Options, RefineLimits};
 
-fn applied(source: &str, patch: &str) -> ApplyResult {
+fn applied<'s>(source: &'s str, patch: &str) -> ApplyResult<'s> {
     apply(source, patch, Mode::Update, &Options::default()).unwrap()
 }
 

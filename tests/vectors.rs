@@ -254,13 +254,13 @@ struct Produced {
     files: BTreeMap<String, Vec<u8>>,
     /// Each file result: its operation (kind, path, move destination), `None` in a `mode`
     /// case, and its `ApplyResult`.
-    results: Vec<(Option<Op>, ApplyResult)>,
+    results: Vec<(Option<Op>, ApplyResult<'static>)>,
 }
 
 fn run_single(case: &Case, mode_word: &str) -> Result<Produced, Error> {
     let mode: Mode = mode_word.parse()?;
     let source: &[u8] = case.before.values().next().map_or(&[], |v| v.as_slice());
-    let applied = v4a::apply_bytes(source, &case.patch, mode, &case.options)?;
+    let applied = v4a::apply_bytes(source, &case.patch, mode, &case.options)?.into_owned();
     let mut files = BTreeMap::new();
     if !applied.text.is_empty() {
         files.insert("<text>".to_string(), applied.text.as_bytes().to_vec());

@@ -41,7 +41,7 @@ impl Patch {
             ));
         }
         write_reverse(&result.files, |f| {
-            Ok((f.applied.text.as_str(), f.applied.source.as_str()))
+            Ok((f.applied.text.as_str(), &*f.applied.source))
         })
     }
 
@@ -93,7 +93,7 @@ impl Patch {
         check_round_trip(patch, &files, opts)?;
         write_reverse(&files, |f| {
             // Here `applied.source` is the after text and `applied.text` the before text.
-            Ok((f.applied.source.as_str(), f.applied.text.as_str()))
+            Ok((&*f.applied.source, f.applied.text.as_str()))
         })
     }
 }

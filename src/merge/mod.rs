@@ -70,7 +70,7 @@ struct Texts<'a> {
 impl<'a> Texts<'a> {
     /// The base (`patched.source`), the current text and the patched base, split, each
     /// without its BOM; and whether `current` has one.
-    fn new(patched: &'a ApplyResult, current: &'a str) -> (Texts<'a>, bool) {
+    fn new(patched: &'a ApplyResult<'_>, current: &'a str) -> (Texts<'a>, bool) {
         let (_, base_body) = strip_bom(&patched.source);
         let (_, new_body) = strip_bom(&patched.text);
         let (bom, cur_body) = strip_bom(current);
@@ -94,11 +94,11 @@ impl<'a> Texts<'a> {
 /// Merges `patched` (the patch applied to the base: `patched.source` is the base) into
 /// `current`. `plain`: the text a plain apply of the same patch to `current` gives, when it
 /// succeeded (see [`second_reading`](align::second_reading)).
-pub(crate) fn merge(
+pub(crate) fn merge<'s>(
     patched: &ApplyResult,
-    current: &str,
+    current: &'s str,
     plain: Option<&str>,
-) -> Result<ApplyResult, Error> {
+) -> Result<ApplyResult<'s>, Error> {
     let (t, bom) = Texts::new(patched, current);
     let mut theirs = side_edits(&t.base_full, &t.cur_full);
     let mut ours = patch_edits(patched, &t);
@@ -137,7 +137,7 @@ pub(crate) fn merge(
 
     Ok(ApplyResult {
         text,
-        source: current.to_string(),
+        source: current.into(),
         path: patched.path.clone(),
         destination: patched.destination.clone(),
         hunks: hunk_reports(patched, &theirs, &changes),

@@ -143,7 +143,7 @@ fn hunk_of_old_line(a: &ApplyResult) -> Vec<(usize, usize, usize)> {
 /// to back, so neither is split into an index), the next old and new line after the changes
 /// seen so far, and where the entries go.
 struct Walk<'a, S: Sink> {
-    a: &'a ApplyResult,
+    a: &'a ApplyResult<'a>,
     /// The original text (`a.source`, or the same text the caller still holds).
     source: &'a str,
     old: LineCursor<'a>,
@@ -163,7 +163,7 @@ impl<'a, S: Sink> Walk<'a, S> {
     /// `source` is the original text; `lines`, when given, its line index (of the text after
     /// the BOM), read instead of scanning the source.
     fn new(
-        a: &'a ApplyResult,
+        a: &'a ApplyResult<'a>,
         source: &'a str,
         lines: Option<&'a Lines<'_>>,
         context: Option<usize>,
@@ -556,7 +556,7 @@ mod tests {
         ) {
             let a = ApplyResult {
                 text: text_of(&new, boms.1),
-                source: text_of(&old, boms.0),
+                source: text_of(&old, boms.0).into(),
                 path: None,
                 destination: None,
                 hunks: hunks.iter().map(|&(s, l, done)| hunk(s, l, done)).collect(),
@@ -583,9 +583,9 @@ mod tests {
                     prop_assert_eq!(&got.diff, &want.diff);
                     prop_assert_eq!(&got.segments, &want.segments);
                     // Reading the source's line index instead of scanning it, with the
-                    // source held by the caller (the result's own copy not made yet).
+                    // source held by the caller (not yet in the result).
                     let lines = Lines::split(strip_bom(&a.source).1);
-                    let bare = ApplyResult { source: String::new(), ..a.clone() };
+                    let bare = ApplyResult { source: "".into(), ..a.clone() };
                     let mut indexed = Rows::default();
                     walk_indexed(&bare, &a.source, &lines, style, refine, &mut indexed);
                     prop_assert_eq!(&indexed.diff, &want.diff);

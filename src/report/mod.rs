@@ -17,6 +17,7 @@ pub use columns::LineDiff;
 #[doc(hidden)]
 pub use unified::unified_diff;
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::build::Change;
@@ -114,6 +115,12 @@ pub struct HunkReport {
 
 /// The result of applying a patch to one file.
 ///
+/// `'s` is the lifetime of the source it was applied to: [`apply`](crate::apply),
+/// [`apply_with_base`](crate::apply_with_base) and [`apply_bytes`](crate::apply_bytes) borrow
+/// the caller's source in [`ApplyResult::source`] instead of copying it. Call
+/// [`ApplyResult::into_owned`] to keep a result past its source; the results of a multi-file
+/// patch ([`FileResult::applied`](crate::FileResult)) own theirs (`ApplyResult<'static>`).
+///
 /// ```
 /// use v4a::{apply, DiffKind, DiffStyle, Mode, Options};
 /// let opts = Options { diff: DiffStyle::Full, ..Options::default() };
@@ -124,11 +131,12 @@ pub struct HunkReport {
 /// assert_eq!(kinds, [(DiffKind::Equal, "a"), (DiffKind::Delete, "b"), (DiffKind::Add, "c")]);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct ApplyResult {
+pub struct ApplyResult<'s> {
     /// The new text (empty for a deleted file).
     pub text: String,
-    /// The original source, unchanged (empty for an added file).
-    pub source: String,
+    /// The original source, unchanged (empty for an added file): borrowed from the caller by
+    /// the single-file calls, owned in the results of a multi-file patch.
+    pub source: Cow<'s, str>,
     /// The file's path as written in the patch (`None` for a bare diff).
     pub path: Option<String>,
     /// The move destination as written in the patch.
@@ -145,10 +153,42 @@ pub struct ApplyResult {
     pub changes: Vec<Change>,
 }
 
-impl ApplyResult {
+impl<'s> ApplyResult<'s> {
+    /// The result with a copy of its source it owns, free of the source's lifetime.
+    ///
+    /// ```
+    /// use v4a::{apply, ApplyResult, Mode, Options};
+    /// let kept: ApplyResult<'static> = {
+    ///     let source = String::from("a\nb\n");
+    ///     let r = apply(&source, "@@\n a\n-b\n+c\n", Mode::Update, &Options::default()).unwrap();
+    ///     r.into_owned()
+    /// };
+    /// assert_eq!(kept.source, "a\nb\n");
+    /// assert_eq!(kept.text, "a\nc\n");
+    /// ```
+    pub fn into_owned(mut self) -> ApplyResult<'static> {
+        let source = std::mem::take(&mut self.source).into_owned();
+        self.with_source(Cow::Owned(source))
+    }
+
+    /// The result with `source` in place of its own.
+    pub(crate) fn with_source<'t>(self, source: Cow<'t, str>) -> ApplyResult<'t> {
+        ApplyResult {
+            text: self.text,
+            source,
+            path: self.path,
+            destination: self.destination,
+            hunks: self.hunks,
+            fuzz: self.fuzz,
+            diff: self.diff,
+            segments: self.segments,
+            changes: self.changes,
+        }
+    }
+
     /// The text of a diff entry.
     pub fn line_text(&self, line: &DiffLine) -> &str {
-        let base = match line.kind {
+        let base: &str = match line.kind {
             DiffKind::Add => &self.text,
             _ => &self.source,
         };

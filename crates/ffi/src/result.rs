@@ -12,6 +12,8 @@ use crate::cstr::{empty_text, nul_terminate, nul_terminate_opt, Arena};
 use crate::error::{to_u32, v4a_error, ErrorStore};
 use crate::text::v4a_text;
 use crate::views::{array_view, v4a_bytes, v4a_u32s};
+use std::borrow::Cow;
+
 use engine::{ApplyResult, Change, DiffKind, DiffLine, Error, HunkReport, Segment, Status};
 
 /// Character-level change of part of a line (see `v4a_options.refine`).
@@ -157,8 +159,9 @@ pub struct v4a_result {
 /// The converted views of a successful [`ApplyResult`], pointing into buffers owned here.
 #[derive(Debug)]
 struct Success {
-    /// Its strings NUL-terminated in place; kept for `unified_diff`.
-    applied: ApplyResult,
+    /// Its strings NUL-terminated in place; kept for `unified_diff`. It owns its source: the
+    /// caller's buffers need not outlive the call that made the result.
+    applied: ApplyResult<'static>,
     text: v4a_bytes,
     source: v4a_bytes,
     path: v4a_bytes,
@@ -271,10 +274,23 @@ fn changes_out(changes: &[Change]) -> Vec<v4a_change> {
         .collect()
 }
 
+/// `a` owning its source, with room for the NUL after it: a borrowed source (the single-file
+/// calls borrow the caller's buffer, which need not outlive the call) is copied once, an owned
+/// one (a multi-file patch's) is kept as it is.
+fn owning_source(mut a: ApplyResult<'_>) -> ApplyResult<'static> {
+    if let Cow::Borrowed(s) = a.source {
+        let mut copy = String::with_capacity(s.len() + 1);
+        copy.push_str(s);
+        a.source = Cow::Owned(copy);
+    }
+    a.into_owned()
+}
+
 impl Success {
-    fn new(mut a: ApplyResult) -> Success {
+    fn new(a: ApplyResult<'_>) -> Success {
+        let mut a = owning_source(a);
         let text = nul_terminate(&mut a.text);
-        let source = nul_terminate(&mut a.source);
+        let source = nul_terminate(a.source.to_mut());
         let path = nul_terminate_opt(&mut a.path);
         let destination = nul_terminate_opt(&mut a.destination);
         let (hunks, line_levels) = hunk_reports(&a.hunks);
@@ -313,7 +329,7 @@ impl v4a_result {
     }
 
     /// The Rust result, when the apply succeeded.
-    pub(crate) fn applied(&self) -> Option<&ApplyResult> {
+    pub(crate) fn applied(&self) -> Option<&ApplyResult<'static>> {
         self.success().map(|s| &s.applied)
     }
 
@@ -376,9 +392,10 @@ pub unsafe extern "C" fn v4a_result_text(result: *const v4a_result) -> v4a_bytes
     }
 }
 
-/// The original source, unchanged: rolling back reads this one view. The empty text
-/// `{"", 0}` for an added file or when the result holds an error; absent (`{NULL, 0}`) for a
-/// NULL result.
+/// The original source, unchanged: rolling back reads this one view. The result's own copy
+/// (made by the apply), so the buffer passed to `v4a_apply` may be freed once it returns. The
+/// empty text `{"", 0}` for an added file or when the result holds an error; absent
+/// (`{NULL, 0}`) for a NULL result.
 #[no_mangle]
 pub unsafe extern "C" fn v4a_result_source(result: *const v4a_result) -> v4a_bytes {
     ffi_boundary! {

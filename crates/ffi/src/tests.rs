@@ -369,3 +369,40 @@ fn absent_views_and_the_empty_text_are_told_apart_by_ptr() {
         assert!(is_absent(v4a_result_set_summary(ptr::null())));
     }
 }
+
+/// The engine's single-file calls borrow the source (issue 20), but a C caller's buffers need
+/// not outlive `v4a_apply`: the handle keeps its own NUL-terminated copy, which survives the
+/// caller overwriting and freeing its buffer, and the unified diff and line diff read it.
+#[test]
+fn the_result_keeps_its_source_after_the_callers_buffer_is_gone() {
+    unsafe {
+        for mode in [V4A_MODE_UPDATE, V4A_MODE_DELETE] {
+            let mut source = b"a\nb\nc\n".to_vec();
+            let diff: &[u8] = if mode == V4A_MODE_UPDATE {
+                b"@@\n a\n-b\n+B\n"
+            } else {
+                b""
+            };
+            let mut r = ptr::null_mut();
+            let st = v4a_apply(
+                source.as_ptr(),
+                source.len(),
+                diff.as_ptr(),
+                diff.len(),
+                mode,
+                ptr::null(),
+                &mut r,
+            );
+            assert_eq!(st.0, V4A_STATUS_OK);
+            source.fill(b'#');
+            drop(source);
+            let kept = v4a_result_source(r);
+            assert_ne!(kept.ptr, ptr::null());
+            assert_eq!(std::slice::from_raw_parts(kept.ptr, kept.len), b"a\nb\nc\n");
+            assert_eq!(*kept.ptr.add(kept.len), 0, "the source is NUL-terminated");
+            let applied = (*r).applied().expect("a success");
+            assert!(applied.unified_diff(1).contains("-b\n"));
+            v4a_result_free(r);
+        }
+    }
+}

@@ -338,7 +338,7 @@ pub(crate) fn check_diff(a: &ApplyResult, opts: &Options, exact_lines: bool) {
                 "diff line of hunk {h}: {d:?}"
             );
         }
-        let base = if d.kind == DiffKind::Add {
+        let base: &str = if d.kind == DiffKind::Add {
             &a.text
         } else {
             &a.source
@@ -469,7 +469,7 @@ pub(crate) fn check_segments(line: &str, segs: &[Segment], changed: DiffKind) {
 }
 
 /// The text of a success, or the status of a failure.
-pub(crate) fn outcome(r: &Result<ApplyResult, Error>) -> Result<&str, Status> {
+pub(crate) fn outcome<'a>(r: &'a Result<ApplyResult<'_>, Error>) -> Result<&'a str, Status> {
     match r {
         Ok(a) => Ok(&a.text),
         Err(e) => Err(e.status()),
