@@ -194,3 +194,36 @@ fn pairing_a_large_change_block_holds_no_signature_per_line() {
         );
     }
 }
+
+/// Writing the diff of a 50,000-line replacement (every line paired and refined) held every
+/// row and its segments first (`Options::diff`, then the CLI's `--json-diff`): several times
+/// the texts. Streamed, only the block's line spans and pairs are held.
+#[test]
+fn streaming_a_large_change_block_holds_neither_rows_nor_segments() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let old: String = (0..50_000)
+        .map(|i| format!("    let val{i} = comp({i}, {});\n", i % 97))
+        .collect();
+    let new = old.replace("comp(", "calc(");
+    let mut patch = String::from("@@\n");
+    patch.extend(old.lines().map(|l| format!("-{l}\n")));
+    patch.extend(new.lines().map(|l| format!("+{l}\n")));
+    let r = v4a::apply(&old, &patch, v4a::Mode::Update, &Default::default()).expect("applies");
+    assert_eq!(r.text, new);
+    let limits = v4a::RefineLimits::default();
+    let style = v4a::DiffStyle::Changes { context: 3 };
+    let (mut entries, mut segments) = (0usize, 0usize);
+    let (done, peak) = peak_of(|| {
+        r.try_for_each_diff_line(style, Some(&limits), |e| {
+            entries += 1;
+            segments += e.segments.len();
+            Ok::<(), ()>(())
+        })
+    });
+    assert_eq!(done, Ok(()));
+    assert_eq!(entries, 100_000);
+    assert!(segments >= 200_000, "{segments} segments");
+    let bytes = old.len() + new.len();
+    let ratio = peak as f64 / bytes as f64;
+    assert!(ratio <= 1.5, "peak {peak} is {ratio:.2}× the texts");
+}
