@@ -68,8 +68,8 @@ pub use level::{normalize, normalized, Level};
 pub use options::{DiffStyle, LineEnding, Options};
 pub use patch::{classify_path, Anchor, FileOp, Hunk, Line, LineKind, OpKind, Patch, PathClass};
 pub use report::{
-    refine_lines, ApplyResult, DiffKind, DiffLine, HunkReport, LineDiff, LinePair, RefineLimits,
-    Refinement, Segment,
+    refine_lines, ApplyResult, DiffEntry, DiffKind, DiffLine, HunkReport, LineDiff, LinePair,
+    RefineLimits, Refinement, Segment,
 };
 
 /// The README's examples, compiled and run as doc tests.

@@ -200,3 +200,55 @@ fn pairing_a_large_change_block_holds_no_signature_per_line() {
         );
     }
 }
+
+/// Writing the diff of a 50,000-line replacement (every line paired and refined) held every
+/// row and its segments first (`Options::diff`, then the CLI's `--json-diff`): several times
+/// the texts. Streamed, only the block's line spans and pairs are held.
+#[test]
+fn streaming_a_large_change_block_holds_neither_rows_nor_segments() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let old: String = (0..50_000)
+        .map(|i| format!("    let val{i} = comp({i}, {});\n", i % 97))
+        .collect();
+    let new = old.replace("comp(", "calc(");
+    let mut patch = String::from("@@\n");
+    patch.extend(old.lines().map(|l| format!("-{l}\n")));
+    patch.extend(new.lines().map(|l| format!("+{l}\n")));
+    let r = v4a::apply(&old, &patch, v4a::Mode::Update, &Default::default()).expect("applies");
+    assert_eq!(r.text, new);
+    let limits = v4a::RefineLimits::default();
+    let style = v4a::DiffStyle::Changes { context: 3 };
+    let (mut entries, mut segments) = (0usize, 0usize);
+    let (done, peak) = peak_of(|| {
+        r.try_for_each_diff_line(style, Some(&limits), |e| {
+            entries += 1;
+            segments += e.segments.len();
+            Ok::<(), ()>(())
+        })
+    });
+    assert_eq!(done, Ok(()));
+    assert_eq!(entries, 100_000);
+    assert!(segments >= 200_000, "{segments} segments");
+    let bytes = old.len() + new.len();
+    let ratio = peak as f64 / bytes as f64;
+    assert!(ratio <= 1.5, "peak {peak} is {ratio:.2}× the texts");
+}
+
+/// 20,000 one-line hunks in reverse file order (the costs bench's case): the old sides handed
+/// to the exact prefetch were one `Vec` per hunk (40 bytes a one-line hunk, 1.3 MB here, at
+/// the peak); they are slices of one vector. The peak was 9.6× the input, now 8.5×: still over
+/// the 4× of issue 15 item 5 (the parsed hunks and placements, see BENCHMARKS.md).
+#[test]
+fn many_hunks_out_of_order_share_one_vector_of_old_sides() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let source: String = (0..40_000).map(|i| format!("line {i}\n")).collect();
+    let patch: String = (0..20_000)
+        .rev()
+        .map(|h| format!("@@\n-line {0}\n+LINE {0}\n", 2 * h))
+        .collect();
+    let (r, peak) = peak_of(|| v4a::apply(&source, &patch, v4a::Mode::Update, &Default::default()));
+    let r = r.expect("applies");
+    assert_eq!(r.hunks.len(), 20_000);
+    let ratio = peak as f64 / (source.len() + patch.len()) as f64;
+    assert!(ratio <= 9.0, "peak {peak} is {ratio:.2}× the input");
+}

@@ -805,9 +805,9 @@ impl<'a> LineIndex<'a> {
     /// searched afterwards need no scan of their own. A rolling hash over the shortest pattern
     /// length finds seeds; each seed is checked against the patterns that start with it.
     /// Patterns with more than `cap` matches are left to ordinary scans.
-    pub(crate) fn prefetch_exact(
+    pub(crate) fn prefetch_exact<'p, P: AsRef<[&'p str]>>(
         &mut self,
-        patterns: &[Vec<&str>],
+        patterns: &[P],
         cap: usize,
         budget: &mut Budget,
     ) -> Result<(), Error> {
@@ -821,18 +821,18 @@ impl<'a> LineIndex<'a> {
     /// [`LineIndex::prefetch_exact`] with the exact keys `keys`. Flat arrays throughout (one
     /// vector of all the patterns' keys, the patterns sorted by the hash of their first lines
     /// with a bit filter in front), so thousands of hunks cost a few bytes each.
-    fn prefetch_keyed<K: LineKey>(
+    fn prefetch_keyed<'p, K: LineKey, P: AsRef<[&'p str]>>(
         &mut self,
         keys: &[K],
-        patterns: &[Vec<&str>],
+        patterns: &[P],
         cap: usize,
         budget: &mut Budget,
     ) -> Result<(), Error> {
         let n = self.len();
         let ids: Vec<usize> = (0..patterns.len())
-            .filter(|&i| !patterns[i].is_empty() && patterns[i].len() <= n)
+            .filter(|&i| !patterns[i].as_ref().is_empty() && patterns[i].as_ref().len() <= n)
             .collect();
-        let Some(k) = ids.iter().map(|&i| patterns[i].len()).min() else {
+        let Some(k) = ids.iter().map(|&i| patterns[i].as_ref().len()).min() else {
             return Ok(());
         };
         // Pattern j's keys are pkeys[from[j]..from[j + 1]].
@@ -840,7 +840,7 @@ impl<'a> LineIndex<'a> {
         let mut from: Vec<usize> = Vec::with_capacity(ids.len() + 1);
         for &i in &ids {
             from.push(pkeys.len());
-            pkeys.extend(patterns[i].iter().map(|l| K::of(hash_str(l))));
+            pkeys.extend(patterns[i].as_ref().iter().map(|l| K::of(hash_str(l))));
         }
         from.push(pkeys.len());
         // Patterns by the hash of their first k keys, and a filter of those hashes' low bits.
@@ -872,7 +872,7 @@ impl<'a> LineIndex<'a> {
             }
             let first = seeds.partition_point(|&(s, _)| s < h);
             for &(_, j) in seeds[first..].iter().take_while(|&&(s, _)| s == h) {
-                let p = &patterns[ids[j]];
+                let p = patterns[ids[j]].as_ref();
                 if count[j] > cap || start + p.len() > n {
                     continue;
                 }
@@ -897,9 +897,9 @@ impl<'a> LineIndex<'a> {
 
     /// Stores the matches `found` ((pattern, start), in file order) of the patterns `ids` in
     /// the exact cache, but for the patterns with more than `cap` matches.
-    fn cache_found(
+    fn cache_found<'p, P: AsRef<[&'p str]>>(
         &mut self,
-        patterns: &[Vec<&str>],
+        patterns: &[P],
         ids: &[usize],
         mut found: Vec<(usize, usize)>,
         count: &[usize],
@@ -916,7 +916,7 @@ impl<'a> LineIndex<'a> {
                 at += 1;
             }
             if count[j] <= cap {
-                self.exact_cache.insert(&patterns[i], &starts);
+                self.exact_cache.insert(patterns[i].as_ref(), &starts);
             }
         }
     }

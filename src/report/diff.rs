@@ -8,7 +8,7 @@ use super::columns::LineDiff;
 use super::cursor::LineCursor;
 use super::refine::{self, RefineLimits, Segment};
 use super::unified::Run;
-use super::{ApplyResult, DiffKind, DiffLine};
+use super::{ApplyResult, DiffEntry, DiffKind, DiffLine};
 use crate::options::DiffStyle;
 use crate::text::{strip_bom, Lines};
 
@@ -57,7 +57,23 @@ pub(crate) trait Sink {
     fn reserve(&mut self, n: usize);
     /// Gives entry `entry` (already pushed) its character-level segments.
     fn set_segments(&mut self, entry: usize, segments: &[Segment]);
+    /// True for a sink that hands each entry on as it comes ([`Stream`]): the walk then pushes
+    /// a refined change's entries with their segments ([`Sink::push_refined`]), in order,
+    /// and never calls [`Sink::set_segments`].
+    const STREAMS: bool = false;
+    /// Appends a changed entry with its segments (empty: none).
+    fn push_refined(&mut self, entry: Entry, segments: &[Segment]) {
+        let i = self.len();
+        let Entry(kind, old_line, new_line, hunk, text) = entry;
+        self.push(kind, old_line, new_line, hunk, text);
+        if !segments.is_empty() {
+            self.set_segments(i, segments);
+        }
+    }
 }
+
+/// The fields of one entry as [`Sink::push`] takes them.
+pub(crate) struct Entry(DiffKind, u32, u32, Option<usize>, Range<usize>);
 
 /// [`Sink::push_equal_lines`] from the spans the cursor hands out, one line at a time: read
 /// from the source's index, or scanned.
@@ -114,6 +130,66 @@ impl Sink for Rows {
         self.segments.extend_from_slice(segments);
         if let Some(line) = self.diff.get_mut(entry) {
             line.segments = s0..self.segments.len();
+        }
+    }
+}
+
+/// A refined change block with at most this many pairs keeps its added lines' segments while
+/// its deleted lines are written; a larger one refines each pair again for its added line
+/// (the segments of a 50,000-line replacement are several times its text).
+const KEPT_PAIRS: usize = 256;
+
+/// A sink that lends each entry to a callback as it is made, and stops calling it after the
+/// first error: [`ApplyResult::try_for_each_diff_line`].
+pub(crate) struct Stream<'t, F, E> {
+    pub(crate) source: &'t str,
+    pub(crate) text: &'t str,
+    pub(crate) f: F,
+    pub(crate) len: usize,
+    pub(crate) error: Option<E>,
+}
+
+impl<F, E> Sink for Stream<'_, F, E>
+where
+    F: FnMut(DiffEntry<'_>) -> Result<(), E>,
+{
+    const STREAMS: bool = true;
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn reserve(&mut self, _: usize) {}
+    fn push(
+        &mut self,
+        kind: DiffKind,
+        old_line: u32,
+        new_line: u32,
+        hunk: Option<usize>,
+        text: Range<usize>,
+    ) {
+        self.push_refined(Entry(kind, old_line, new_line, hunk, text), &[]);
+    }
+    fn set_segments(&mut self, _: usize, _: &[Segment]) {}
+    fn push_refined(&mut self, entry: Entry, segments: &[Segment]) {
+        self.len += 1;
+        if self.error.is_some() {
+            return;
+        }
+        let Entry(kind, old_line, new_line, hunk, text) = entry;
+        let base = if kind == DiffKind::Add {
+            self.text
+        } else {
+            self.source
+        };
+        let entry = DiffEntry {
+            kind,
+            old_line: (old_line != 0).then_some(old_line),
+            new_line: (new_line != 0).then_some(new_line),
+            hunk: hunk.map(|h| u32::try_from(h.saturating_add(1)).unwrap_or(u32::MAX)),
+            text: base.get(text).unwrap_or_default(),
+            segments,
+        };
+        if let Err(e) = (self.f)(entry) {
+            self.error = Some(e);
         }
     }
 }
@@ -280,6 +356,74 @@ impl<'a, S: Sink> Walk<'a, S> {
         }
     }
 
+    /// [`Walk::change`] for a streaming sink: a refined change's deleted lines, each with its
+    /// segments, then its added lines, each with its segments. Only the block's lines and
+    /// pairs are held, never its segments: a pair is refined again for its added line when
+    /// the block has more than [`KEPT_PAIRS`] pairs (the deleted lines are written first).
+    fn change_streamed(&mut self, ch: &Run, hunk: usize) {
+        let refine = self
+            .refine
+            .filter(|_| !ch.old.is_empty() && !ch.new.is_empty());
+        let Some(limits) = refine else {
+            return self.change(ch, hunk);
+        };
+        let (a, source) = (self.a, self.source);
+        let text = |t: &'a str, r: Range<usize>| t.get(r).unwrap_or_default();
+        // The spans are those of a prefix of the run's lines (none past the text's end).
+        let mut dels: (Vec<Range<usize>>, Vec<&str>) = Default::default();
+        for k in ch.old.clone() {
+            if let Some(span) = self.old.span(k) {
+                dels.1.push(text(source, span.clone()));
+                dels.0.push(span);
+            }
+        }
+        // The spans are those of a prefix of the run's lines (none past the text's end).
+        let mut adds: (Vec<Range<usize>>, Vec<&str>) = Default::default();
+        for k in ch.new.clone() {
+            if let Some(span) = self.new.span(k) {
+                adds.1.push(text(&a.text, span.clone()));
+                adds.0.push(span);
+            }
+        }
+        let pairs = refine::pair_lines(&dels.1, &adds.1, limits);
+        let keep = pairs.len() <= KEPT_PAIRS;
+        let mut kept: Vec<Option<Vec<Segment>>> = Vec::new();
+        let mut next = pairs.iter().peekable();
+        for (d, span) in dels.0.into_iter().enumerate() {
+            let mut segments = Vec::new();
+            if let Some(&(_, n)) = next.next_if(|p| p.0 == d) {
+                let refined = refine::refine_pair(dels.1[d], adds.1[n], limits);
+                let (old, new) = refined.map_or((Vec::new(), None), |(o, n)| (o, Some(n)));
+                segments = old;
+                if keep {
+                    kept.push(new);
+                }
+            }
+            let entry = Entry(
+                DiffKind::Delete,
+                number(ch.old.start + d),
+                0,
+                Some(hunk),
+                span,
+            );
+            self.sink.push_refined(entry, &segments);
+        }
+        let mut next = pairs.iter().enumerate().peekable();
+        for (n, span) in adds.0.into_iter().enumerate() {
+            let mut segments = Vec::new();
+            if let Some((i, &(d, _))) = next.next_if(|p| p.1 .1 == n) {
+                segments = match kept.get_mut(i) {
+                    Some(new) => new.take().unwrap_or_default(),
+                    None => refine::refine_pair(dels.1[d], adds.1[n], limits)
+                        .map(|(_, new)| new)
+                        .unwrap_or_default(),
+                };
+            }
+            let entry = Entry(DiffKind::Add, 0, number(ch.new.start + n), Some(hunk), span);
+            self.sink.push_refined(entry, &segments);
+        }
+    }
+
     /// Every change with the equal lines before it, then the equal lines after the last.
     fn run(&mut self) {
         let (old_len, new_len) = (self.old.len(), self.new.len());
@@ -294,7 +438,11 @@ impl<'a, S: Sink> Walk<'a, S> {
             // a line.
             let ch = Run::clamped(change, old_len, new_len);
             self.gap(ci, ch.old.start.saturating_sub(self.oi));
-            self.change(&ch, change.hunk_index());
+            if S::STREAMS {
+                self.change_streamed(&ch, change.hunk_index());
+            } else {
+                self.change(&ch, change.hunk_index());
+            }
             self.oi = self.oi.max(ch.old.end);
             self.ni = self.ni.max(ch.new.end);
         }
@@ -507,6 +655,90 @@ mod tests {
             .collect()
     }
 
+    /// An entry's fields, its text and its segments, owned.
+    type Owned = (
+        DiffKind,
+        Option<u32>,
+        Option<u32>,
+        Option<u32>,
+        String,
+        Vec<Segment>,
+    );
+
+    /// The entries [`ApplyResult::try_for_each_diff_line`] hands out.
+    fn streamed(a: &ApplyResult, style: DiffStyle, refine: Option<&RefineLimits>) -> Vec<Owned> {
+        let mut got = Vec::new();
+        let r = a.try_for_each_diff_line(style, refine, |e| {
+            let text = e.text.to_string();
+            got.push((
+                e.kind,
+                e.old_line,
+                e.new_line,
+                e.hunk,
+                text,
+                e.segments.to_vec(),
+            ));
+            Ok::<(), ()>(())
+        });
+        assert_eq!(r, Ok(()));
+        got
+    }
+
+    /// The rows' entries, with their texts (in `a`) and segments (in `rows`).
+    fn as_entries(a: &ApplyResult, rows: &Rows) -> Vec<Owned> {
+        let segments = |d: &DiffLine| rows.segments.get(d.segments.clone()).unwrap_or_default();
+        rows.diff
+            .iter()
+            .map(|d| {
+                let text = a.line_text(d).to_string();
+                (
+                    d.kind,
+                    d.old_line,
+                    d.new_line,
+                    d.hunk,
+                    text,
+                    segments(d).to_vec(),
+                )
+            })
+            .collect()
+    }
+
+    /// A block of more pairs than [`KEPT_PAIRS`] (each pair refined again for its added
+    /// line), one of fewer, an unrefined one, and a callback's error.
+    #[test]
+    fn a_streamed_diff_has_the_rows_entries() {
+        let limits = RefineLimits::default();
+        for n in [3usize, 300, 1000] {
+            let old: String = (0..n).map(|i| format!("let v{i} = f({i});\n")).collect();
+            let new: String = (0..n).map(|i| format!("let v{i} = g({i});\n")).collect();
+            let patch = format!(
+                "@@\n{}{}",
+                old.lines().map(|l| format!("-{l}\n")).collect::<String>(),
+                new.lines().map(|l| format!("+{l}\n")).collect::<String>()
+            );
+            let opts = crate::Options::default();
+            let a = crate::apply(&old, &patch, crate::Mode::Update, &opts).unwrap();
+            for style in [DiffStyle::Full, DiffStyle::Changes { context: 3 }] {
+                for refine in [None, Some(&limits)] {
+                    let want = rows(&a, style, refine);
+                    let got = streamed(&a, style, refine);
+                    assert_eq!(got, as_entries(&a, &want));
+                    assert!(refine.is_none() || got.iter().any(|e| !e.5.is_empty()));
+                }
+            }
+            let mut calls = 0;
+            let r = a.try_for_each_diff_line(DiffStyle::Full, Some(&limits), |_| {
+                calls += 1;
+                if calls == 2 {
+                    Err("stop")
+                } else {
+                    Ok(())
+                }
+            });
+            assert_eq!((r, calls), (Err("stop"), 2));
+        }
+    }
+
     fn text_of(lines: &[(usize, usize)], bom: bool) -> String {
         const LONG: &str = "a line longer than one 64-byte block of the cursor's scan, é and all";
         const CONTENT: [&str; 6] = ["", "a", "bb", "é c", "a", LONG];
@@ -601,6 +833,8 @@ mod tests {
                     }
                     prop_assert_eq!(as_rows(&cols), rows);
                     prop_assert_eq!(&cols.segments, &want.segments);
+                    // Streamed one entry at a time: the same entries and segments.
+                    prop_assert_eq!(streamed(&a, style, refine), as_entries(&a, &want));
                 }
             }
         }

@@ -69,6 +69,25 @@ pub struct DiffLine {
     pub segments: Range<usize>,
 }
 
+/// One entry of the structured line diff as [`ApplyResult::try_for_each_diff_line`] lends it:
+/// the fields of a [`DiffLine`], with its text and segments borrowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiffEntry<'a> {
+    /// Equal, delete or add.
+    pub kind: DiffKind,
+    /// 1-based line in the original text (`None` for added lines).
+    pub old_line: Option<u32>,
+    /// 1-based line in the new text (`None` for deleted lines).
+    pub new_line: Option<u32>,
+    /// The 1-based number of the hunk the line belongs to (`None` for other lines).
+    pub hunk: Option<u32>,
+    /// The line's text (terminator excluded), as [`ApplyResult::line_text`] gives it.
+    pub text: &'a str,
+    /// The line's character-level segments (empty: none), as
+    /// [`ApplyResult::line_segments`] gives them.
+    pub segments: &'a [Segment],
+}
+
 /// Where one hunk landed and how well it matched.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HunkReport {
@@ -224,6 +243,43 @@ impl<'s> ApplyResult<'s> {
         let rows = diff::rows(self, style, refine);
         self.diff = rows.diff;
         self.segments = rows.segments;
+    }
+
+    /// Hands each entry of the structured diff in `style` to `f`, in order, as it is made:
+    /// the same entries and segments as [`ApplyResult::compute_diff_with`] puts in
+    /// [`ApplyResult::diff`], without holding them. What is held at a time is one change
+    /// block's lines and pairs (for a writer of a large diff: a 50,000-line replacement's rows
+    /// and segments are several times its text). Stops calling `f` after its first error,
+    /// and returns it.
+    ///
+    /// ```
+    /// use v4a::{apply, DiffKind, DiffStyle, Mode, Options, RefineLimits};
+    /// let patch = "@@\n a\n-let x = 1;\n+let x = 2;\n";
+    /// let r = apply("a\nlet x = 1;\n", patch, Mode::Update, &Options::default()).unwrap();
+    /// let mut seen = Vec::new();
+    /// r.try_for_each_diff_line(DiffStyle::Full, Some(&RefineLimits::default()), |e| {
+    ///     seen.push((e.kind, e.text.to_string(), e.segments.len()));
+    ///     Ok::<(), ()>(())
+    /// })
+    /// .unwrap();
+    /// assert_eq!(seen[0], (DiffKind::Equal, "a".to_string(), 0));
+    /// assert_eq!(seen[2], (DiffKind::Add, "let x = 2;".to_string(), 3));
+    /// ```
+    pub fn try_for_each_diff_line<E>(
+        &self,
+        style: DiffStyle,
+        refine: Option<&RefineLimits>,
+        f: impl FnMut(DiffEntry<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut stream = diff::Stream {
+            source: &self.source,
+            text: &self.text,
+            f,
+            len: 0,
+            error: None,
+        };
+        diff::walk(self, style, refine, &mut stream);
+        stream.error.map_or(Ok(()), Err)
     }
 
     /// The structured diff in `style` as columns — the same entries as

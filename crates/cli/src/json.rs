@@ -7,9 +7,9 @@
 //! 70 MB). The per-line `diff` is in the command's document only with `--json-diff`; the MCP
 //! server's structured content always has it.
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{json, Value};
-use v4a::{ApplyResult, DiffLine, FileResult, HunkReport};
+use v4a::{ApplyResult, DiffEntry, DiffStyle, FileResult, HunkReport, RefineLimits, Segment};
 use v4a_workspace::{FileChange, FileOutcome, Outcome};
 
 use crate::failure::Failure;
@@ -107,9 +107,57 @@ impl Serialize for File<'_> {
         let hunks = a.hunks.iter().enumerate().map(|(i, h)| hunk(i, h));
         m.serialize_entry("hunks", &Seq::new(hunks))?;
         if with_diff {
-            m.serialize_entry("diff", &Seq::new(a.diff.iter().map(|d| diff_line(a, d))))?;
+            m.serialize_entry("diff", &Diff(a))?;
         }
         m.serialize_entry("unified_diff", &a.unified_diff(CONTEXT as usize))?;
+        m.end()
+    }
+}
+
+/// The per-line `diff` of one file: the changed lines with [`CONTEXT`] lines of context,
+/// refined to characters with the default limits. Streamed from the result's edit script,
+/// entry by entry: the rows and their segments are never held (those of a 50,000-line
+/// replacement are several times its text).
+struct Diff<'a>(&'a ApplyResult);
+
+impl Serialize for Diff<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let style = DiffStyle::Changes { context: CONTEXT };
+        let mut seq = ser.serialize_seq(None)?;
+        let limits = RefineLimits::default();
+        self.0
+            .try_for_each_diff_line(style, Some(&limits), |e| seq.serialize_element(&Entry(e)))?;
+        seq.end()
+    }
+}
+
+/// One entry of `diff`.
+struct Entry<'a>(DiffEntry<'a>);
+
+impl Serialize for Entry<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let e = &self.0;
+        let mut m = ser.serialize_map(None)?;
+        m.serialize_entry("kind", e.kind.name())?;
+        m.serialize_entry("old_line", &e.old_line)?;
+        m.serialize_entry("new_line", &e.new_line)?;
+        m.serialize_entry("hunk", &e.hunk)?;
+        m.serialize_entry("text", e.text)?;
+        let segments = e.segments.iter().map(|s| SegmentOf(*s));
+        m.serialize_entry("segments", &Seq::new(segments))?;
+        m.end()
+    }
+}
+
+/// One character-level segment of an entry.
+struct SegmentOf(Segment);
+
+impl Serialize for SegmentOf {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let mut m = ser.serialize_map(Some(3))?;
+        m.serialize_entry("kind", self.0.kind.name())?;
+        m.serialize_entry("start", &self.0.start)?;
+        m.serialize_entry("end", &self.0.end)?;
         m.end()
     }
 }
@@ -153,7 +201,10 @@ fn hunk(i: usize, h: &HunkReport) -> Value {
     })
 }
 
-fn diff_line(a: &ApplyResult, d: &DiffLine) -> Value {
+/// The entry as the document had it when the diff was materialised first: the reference
+/// the streamed entries must match byte for byte.
+#[cfg(test)]
+fn diff_line(a: &ApplyResult, d: &v4a::DiffLine) -> Value {
     json!({
         "kind": d.kind.name(),
         "old_line": d.old_line,
@@ -218,5 +269,75 @@ fn error(f: &Failure) -> Value {
             "path": io.path,
             "needs_recovery": io.needs_recovery,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use v4a::Patch;
+    use v4a_workspace::{Workspace, WorkspaceOptions};
+
+    /// The document with `--json-diff` as it was written when the engine materialised the
+    /// diff first (`Options::diff` and `refine`, then each `DiffLine` as a value).
+    fn materialised(outcome: &Outcome) -> String {
+        let mut doc = success(outcome, false);
+        let files = doc["files"].as_array_mut().expect("files");
+        for (file, f) in files.iter_mut().zip(&outcome.result.files) {
+            let mut a = f.applied.clone();
+            let style = DiffStyle::Changes { context: CONTEXT };
+            a.compute_diff_with(style, Some(&RefineLimits::default()));
+            file["diff"] = Value::Array(a.diff.iter().map(|d| diff_line(&a, d)).collect());
+        }
+        serde_json::to_string_pretty(&doc).expect("json")
+    }
+
+    /// CRLF, a BOM, no final newline, refined pairs, an unrefined block, an added and a
+    /// deleted file, several files in one patch, and a block large enough to be refined twice
+    /// over: the streamed document is byte for byte the materialised one.
+    #[test]
+    fn the_streamed_diff_is_the_materialised_one_byte_for_byte() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let big_old: String = (0..400).map(|i| format!("let v{i} = f({i});\n")).collect();
+        let files: [(&str, String); 5] = [
+            ("crlf.txt", "one\r\ntwo\r\nthree\r\nfour\r\n".into()),
+            ("bom.txt", "\u{feff}alpha beta\ngamma\ndelta".into()),
+            ("plain.rs", "fn main() {\n    println!(\"hi\");\n}\n".into()),
+            ("gone.txt", "bye\n".into()),
+            ("big.rs", big_old.clone()),
+        ];
+        for (name, text) in &files {
+            std::fs::write(dir.path().join(name), text).expect("write");
+        }
+        let big: String = big_old
+            .lines()
+            .map(|l| format!("-{l}\n"))
+            .chain(
+                big_old
+                    .lines()
+                    .map(|l| format!("+{}\n", l.replace("f(", "g("))),
+            )
+            .collect();
+        let patch = format!(
+            "*** Begin Patch\n*** Update File: crlf.txt\n@@\n one\n-two\n+two and a half\n three\n\
+             *** Update File: bom.txt\n@@\n-alpha beta\n+alpha béta\n gamma\n-delta\n+epsilon\n\
+             *** Update File: plain.rs\n@@\n fn main() {{\n-    println!(\"hi\");\n\
+             +    println!(\"hello\");\n+    zzz_completely_unrelated_999();\n }}\n\
+             *** Add File: new.txt\n+fresh\n+lines\n*** Delete File: gone.txt\n\
+             *** Update File: big.rs\n@@\n{big}*** End Patch\n"
+        );
+        let patch = Patch::parse(&patch).expect("patch");
+        let ws = Workspace::open(dir.path()).expect("workspace");
+        let outcome = ws
+            .preview(&patch, &WorkspaceOptions::default())
+            .expect("preview");
+        let doc = Success {
+            outcome: &outcome,
+            dry_run: false,
+            diff: true,
+        };
+        let streamed = serde_json::to_string_pretty(&doc).expect("json");
+        assert!(streamed.contains("\"segments\": [\n            {"));
+        assert_eq!(streamed, materialised(&outcome));
     }
 }

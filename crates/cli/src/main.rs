@@ -62,8 +62,9 @@ fn report(result: Result<(), Failure>) -> u8 {
 fn apply(args: &ApplyArgs) -> u8 {
     let mut opts = workspace_options(args);
     // The structured diff (and its character-level segments) only where it is shown: the
-    // preview, and `--json-diff`. It costs several times the file's size.
-    if (args.dry_run && !args.json) || args.json_diff {
+    // preview. It costs several times the file's size; `--json-diff` streams it from the
+    // edit script as the document is written (`json::Success`), holding none of it.
+    if args.dry_run && !args.json {
         opts.engine.diff = DiffStyle::Changes {
             context: render::CONTEXT,
         };
