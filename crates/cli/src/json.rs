@@ -118,7 +118,7 @@ impl Serialize for File<'_> {
 /// refined to characters with the default limits. Streamed from the result's edit script,
 /// entry by entry: the rows and their segments are never held (those of a 50,000-line
 /// replacement are several times its text).
-struct Diff<'a>(&'a ApplyResult);
+struct Diff<'a>(&'a ApplyResult<'static>);
 
 impl Serialize for Diff<'_> {
     fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
