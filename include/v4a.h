@@ -386,8 +386,9 @@ typedef struct v4a_options {
     v4a_line_ending add_file_line_ending;
     /**
      * Which structured line diff to compute: `V4A_DIFF_STYLE_NONE` (default),
-     * `V4A_DIFF_STYLE_FULL` (every line) or `V4A_DIFF_STYLE_CHANGES` (changed lines with
-     * `diff_context` lines of context).
+     * `V4A_DIFF_STYLE_FULL` (every line), `V4A_DIFF_STYLE_CHANGES` (changed lines with
+     * `diff_context` lines of context) or `V4A_DIFF_STYLE_RUNS` (every line, each run of
+     * equal lines as one entry of `v4a_result_line_diff`).
      */
     v4a_diff_style diff_style;
     /**
@@ -471,6 +472,13 @@ typedef struct v4a_options {
  * `v4a_options.diff_style`: changed lines with `diff_context` lines of context.
  */
 #define V4A_DIFF_STYLE_CHANGES 2
+
+/**
+ * `v4a_options.diff_style`: every line of the file, each run of equal lines as one entry
+ * whose `v4a_diff_columns.counts` gives its number of lines (`v4a_result_line_diff`); the
+ * rows of `v4a_result_diff`, which have no count, are those of `V4A_DIFF_STYLE_FULL`.
+ */
+#define V4A_DIFF_STYLE_RUNS 3
 
 /**
  * Fills `*options` with the defaults and sets its `struct_size`: every level up to fold, no
@@ -856,7 +864,8 @@ v4a_status v4a_result_unified_diff(const struct v4a_result *result,
  * The structured line diff of a successful result, as columns: the same entries (and, with
  * `options->refine`, segments) that applying with these options gives `v4a_result_diff`,
  * without copying a line. `options` gives `diff_style` (`V4A_DIFF_STYLE_NONE` is an empty
- * diff), `diff_context`, `refine` and the refinement limits; NULL is the defaults (no diff).
+ * diff; `V4A_DIFF_STYLE_RUNS` the compact full diff, one entry per run of equal lines),
+ * `diff_context`, `refine` and the refinement limits; NULL is the defaults (no diff).
  * Apply with `V4A_DIFF_STYLE_NONE` and ask for the diff here: the cheap path for a binding
  * that converts the diff into its own objects.
  *
@@ -1956,6 +1965,14 @@ typedef struct v4a_diff_columns {
      * unit.
      */
     struct v4a_segments segments;
+    /**
+     * The number of lines of each entry: 1, except for an equal entry of a
+     * `V4A_DIFF_STYLE_RUNS` diff, which stands for `counts[i]` equal lines (original lines
+     * `old_lines[i]` on, new lines `new_lines[i]` on) and whose text runs from the first
+     * line's start to the last line's end: the terminators between them included (LF, CRLF
+     * or lone CR, as in the texts), the last one's excluded.
+     */
+    const uint32_t *counts;
 } v4a_diff_columns;
 
 /**

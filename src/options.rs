@@ -37,6 +37,13 @@ pub enum DiffStyle {
         /// Number of unchanged lines kept before and after each change.
         context: u32,
     },
+    /// Every line of the file, as [`Full`](DiffStyle::Full), but each run of equal lines of
+    /// the same hunk (or of none) as one entry: the compact full diff of
+    /// [`ApplyResult::line_diff`](crate::ApplyResult::line_diff), whose
+    /// [`LineDiff::counts`](crate::LineDiff::counts) give each entry's number of lines.
+    /// [`ApplyResult::diff`](crate::ApplyResult::diff), whose rows have no count, holds the
+    /// [`Full`](DiffStyle::Full) rows for it.
+    Runs,
 }
 
 impl DiffStyle {
@@ -48,6 +55,15 @@ impl DiffStyle {
     /// # assert_eq!(style, v4a::DiffStyle::Changes { context: 3 });
     /// ```
     pub const DEFAULT_CONTEXT: u32 = 3;
+
+    /// The style of the rows ([`DiffLine`](crate::DiffLine)s, which have no count): `Full` for
+    /// `Runs`, else itself.
+    pub(crate) fn rows(self) -> DiffStyle {
+        match self {
+            DiffStyle::Runs => DiffStyle::Full,
+            other => other,
+        }
+    }
 }
 
 /// Options for applying patches. `Options::default()` is what models trained on other

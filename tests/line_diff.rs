@@ -372,7 +372,154 @@ fn check_full_diff(a: &ApplyResult) -> Result<(), proptest::test_runner::TestCas
         columns(a, DiffStyle::Full, None),
         rows(a, DiffStyle::Full, None)
     );
+    check_runs(a)?;
     Ok(())
+}
+
+/// The entries of the `Runs` columns, each run expanded into its lines (with
+/// `LineDiff::run_lines`), as the entries of `columns`.
+fn expanded_runs(a: &ApplyResult, limits: Option<&RefineLimits>) -> Vec<Entry> {
+    let d = a.line_diff(DiffStyle::Runs, limits);
+    let mut out = Vec::new();
+    for i in 0..d.len() {
+        let n = |v: u32| (v != 0).then_some(v);
+        let hunk = n(d.hunks[i]);
+        let segs: Vec<_> = d
+            .line_segments(i)
+            .iter()
+            .map(|s| {
+                (
+                    s.kind,
+                    d.text(i, &a.source, &a.text)[s.start..s.end].to_string(),
+                )
+            })
+            .collect();
+        let lines: Vec<_> = d.run_lines(i, &a.source, &a.text).collect();
+        assert_eq!(lines.len(), d.count(i), "entry {i}");
+        for (old, new, text) in lines {
+            out.push((
+                d.kinds[i],
+                n(old),
+                n(new),
+                hunk,
+                text.to_string(),
+                segs.clone(),
+            ));
+        }
+    }
+    out
+}
+
+/// The compact full diff (`DiffStyle::Runs`) of `a`: expanded, it is the full diff entry for
+/// entry, with and without refinement; only equal entries have a count other than 1, and no
+/// two runs of the same hunk touch (each run is whole); its UTF-16 ranges are the byte ranges'
+/// positions in UTF-16; the rows of `Runs` are the full rows.
+fn check_runs(a: &ApplyResult) -> Result<(), proptest::test_runner::TestCaseError> {
+    use proptest::prelude::*;
+    let limits = RefineLimits::default();
+    for refine in [None, Some(&limits)] {
+        prop_assert_eq!(
+            expanded_runs(a, refine),
+            columns(a, DiffStyle::Full, refine)
+        );
+    }
+    let d = a.line_diff(DiffStyle::Runs, None);
+    prop_assert_eq!(d.counts.len(), d.len());
+    for i in 0..d.len() {
+        prop_assert!(d.counts[i] >= 1);
+        prop_assert!(d.kinds[i] == DiffKind::Equal || d.counts[i] == 1);
+        if i > 0 && d.kinds[i] == DiffKind::Equal && d.kinds[i - 1] == DiffKind::Equal {
+            prop_assert_ne!(d.hunks[i], d.hunks[i - 1], "runs {} and {} touch", i - 1, i);
+        }
+    }
+    let full = a.line_diff(DiffStyle::Full, None);
+    prop_assert!(full.counts.iter().all(|&c| c == 1));
+    prop_assert_eq!(full.counts.len(), full.len());
+    let units = |t: &str, at: usize| t[..at].encode_utf16().count();
+    let u = d.clone().into_utf16(&a.source, &a.text);
+    for i in 0..d.len() {
+        let t = if d.kinds[i] == DiffKind::Add {
+            &a.text
+        } else {
+            &a.source
+        };
+        prop_assert_eq!(
+            (u.starts[i], u.ends[i]),
+            (units(t, d.starts[i]), units(t, d.ends[i]))
+        );
+    }
+    prop_assert_eq!(&u.counts, &d.counts);
+    prop_assert_eq!(
+        rows(a, DiffStyle::Runs, None),
+        rows(a, DiffStyle::Full, None)
+    );
+    Ok(())
+}
+
+#[test]
+fn runs_expand_into_the_full_diff_at_the_edges() {
+    // (source, new text): CRLF, lone CR, mixed, BOM, no final newline, empty, add-only,
+    // delete-all, nothing changed.
+    let cases = [
+        ("a\r\nb\r\nc\r\nd\r\n", "a\r\nb\r\nX\r\nd\r\n"),
+        ("a\rb\rc\rd\r", "a\rb\rc\rY\r"),
+        ("a\nb\r\nc\rd\ne", "a\nb\r\nc\rd\nf"),
+        ("\u{feff}a\nb\nc\n", "\u{feff}a\nb\nc\nd\n"),
+        ("\u{feff}a\nb", "\u{feff}Z\nb"),
+        ("one\ntwo\nthree", "one\ntwo\nthree\nfour"),
+        ("", "new\nlines\n"),
+        ("gone\nall\n", ""),
+        ("\n\n\n\n", "\n\nx\n\n"),
+        ("é\nü 🎉\r\nß\n", "é\nü 🎉\r\nss\n"),
+    ];
+    let mut checked = 0;
+    for (old, new) in cases {
+        let Ok(patch) = v4a::make_patch(old, new, "f", &v4a::GenerateOptions::default()) else {
+            continue;
+        };
+        checked += 1;
+        let a = apply(old, &patch, Mode::Update, &Options::default()).unwrap();
+        assert_eq!(a.text, new);
+        check_runs(&a).unwrap();
+        // Applied with `Runs`, the result's rows are the full rows.
+        let with = |diff| Options {
+            diff,
+            refine: true,
+            ..Options::default()
+        };
+        let runs = apply(old, &patch, Mode::Update, &with(DiffStyle::Runs)).unwrap();
+        let full = apply(old, &patch, Mode::Update, &with(DiffStyle::Full)).unwrap();
+        assert_eq!((runs.diff, runs.segments), (full.diff, full.segments));
+    }
+    assert!(checked >= 8, "{checked} cases made a patch");
+    // A file created from nothing, and a whole file unchanged: one entry each.
+    let created = apply("", "+a\n+b\n", Mode::Create, &Options::default()).unwrap();
+    check_runs(&created).unwrap();
+    let d = created.line_diff(DiffStyle::Runs, None);
+    assert_eq!(d.kinds, [DiffKind::Add, DiffKind::Add]);
+    let same = apply(
+        "x\r\ny\r\nz",
+        "@@\n x\n-y\n+y\n",
+        Mode::Update,
+        &Options::default(),
+    );
+    if let Ok(same) = same {
+        check_runs(&same).unwrap();
+    }
+    let a = applied("a\nb\nc\nd\ne\nf\ng\nh\n", "@@\n-g\n+G\n");
+    let d = a.line_diff(DiffStyle::Runs, None);
+    assert_eq!(
+        d.kinds,
+        [
+            DiffKind::Equal,
+            DiffKind::Delete,
+            DiffKind::Add,
+            DiffKind::Equal
+        ]
+    );
+    assert_eq!(d.counts, [6, 1, 1, 1]);
+    assert_eq!(d.text(0, &a.source, &a.text), "a\nb\nc\nd\ne\nf");
+    assert_eq!((d.old_lines[3], d.new_lines[3], d.hunks[3]), (8, 8, 0));
 }
 
 proptest::proptest! {

@@ -149,7 +149,7 @@ fn c_abi_apply(source: &str, diff: &str) {
 }
 
 /// `v4a_apply` and the full line diff as columns in UTF-16 units, then both handles freed.
-fn c_abi_line_diff(source: &str, diff: &str) {
+fn c_abi_line_diff(source: &str, diff: &str, style: v4a_ffi::v4a_diff_style) {
     use v4a_ffi::*;
     let mut result: *mut v4a_result = std::ptr::null_mut();
     let mut lines: *mut v4a_line_diff = std::ptr::null_mut();
@@ -168,7 +168,7 @@ fn c_abi_line_diff(source: &str, diff: &str) {
             &mut result,
         );
         assert_eq!(status.0, V4A_STATUS_OK);
-        opts.diff_style = V4A_DIFF_STYLE_FULL;
+        opts.diff_style = style;
         let status = v4a_result_line_diff(result, &opts, V4A_UNITS_UTF16, &mut lines);
         assert_eq!(status.0, V4A_STATUS_OK);
         black_box(v4a_line_diff_columns(lines));
@@ -429,6 +429,14 @@ pub fn all(scale: usize) -> Vec<Workload> {
             "W13c",
             "W13b through the C ABI (v4a_result_line_diff, UTF-16)",
         ),
+        (
+            "W13d",
+            "100000-line apply + full diff as runs (line_diff, DiffStyle::Runs)",
+        ),
+        (
+            "W13e",
+            "W13d through the C ABI (V4A_DIFF_STYLE_RUNS, UTF-16)",
+        ),
     ] {
         let (s, d) = (src13.clone(), diff13.clone());
         let run: Box<dyn Fn()> = match id {
@@ -438,10 +446,16 @@ pub fn all(scale: usize) -> Vec<Workload> {
                     .expect("applies");
                 black_box(r.line_diff(v4a::DiffStyle::Full, None));
             }),
-            _ => Box::new(move || c_abi_line_diff(&s, &d)),
+            "W13d" => Box::new(move || {
+                let r = v4a::apply(&s, &d, v4a::Mode::Update, &v4a::Options::default())
+                    .expect("applies");
+                black_box(r.line_diff(v4a::DiffStyle::Runs, None));
+            }),
+            "W13c" => Box::new(move || c_abi_line_diff(&s, &d, v4a_ffi::V4A_DIFF_STYLE_FULL)),
+            _ => Box::new(move || c_abi_line_diff(&s, &d, v4a_ffi::V4A_DIFF_STYLE_RUNS)),
         };
         let (bs, bd) = (src13.clone(), diff13.clone());
-        let baseline: Box<dyn Fn()> = if id == "W13c" {
+        let baseline: Box<dyn Fn()> = if id == "W13c" || id == "W13e" {
             Box::new(move || c_abi_apply(&bs, &bd))
         } else {
             Box::new(apply13(v4a::Options::default(), bs, bd))

@@ -169,6 +169,60 @@ type DiffLine struct {
 	// Segments are the character-level changes within Text, when Options.Refine asked for
 	// them and the line is paired with a rewrite of itself; nil otherwise.
 	Segments []Segment
+	// Count is set by RunsDiff only: the number of lines the entry stands for, 1 except for
+	// an equal entry, which is a whole run of equal lines (of one hunk, or of none): original
+	// lines OldLine to OldLine+Count-1, new lines from NewLine, and Text their text from the
+	// first line's start to the last line's end, the terminators between them included (LF,
+	// CRLF or lone CR, as in the file), the last one's excluded. 0 in the other styles (and
+	// in the results of ApplyPatch, which hold the FullDiff lines for RunsDiff): one line.
+	// ExpandRuns splits the runs into lines.
+	Count int
+}
+
+// ExpandRuns returns the lines of a RunsDiff diff as FullDiff gives them: each run of equal
+// lines split at its terminators (LF, CRLF, lone CR) into one DiffLine per line with
+// consecutive line numbers, every entry with Count 0. The texts are substrings of the runs'.
+func ExpandRuns(diff []DiffLine) []DiffLine {
+	n := 0
+	for i := range diff {
+		n += max(diff[i].Count, 1)
+	}
+	out := make([]DiffLine, 0, n)
+	for _, d := range diff {
+		count := d.Count
+		d.Count = 0
+		rest := d.Text
+		for j := 0; j < max(count, 1); j++ {
+			line := d
+			line.Text, rest = splitLine(rest)
+			if j > 0 {
+				line.OldLine, line.NewLine = next(d.OldLine, j), next(d.NewLine, j)
+			}
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// splitLine returns the first line of text (terminator excluded) and the text after its
+// terminator (LF, CRLF or lone CR).
+func splitLine(text string) (string, string) {
+	i := strings.IndexAny(text, "\r\n")
+	if i < 0 {
+		return text, ""
+	}
+	if strings.HasPrefix(text[i:], "\r\n") {
+		return text[:i], text[i+2:]
+	}
+	return text[:i], text[i+1:]
+}
+
+// next is line number n moved on by j, 0 (absent) staying 0.
+func next(n, j int) int {
+	if n == 0 {
+		return 0
+	}
+	return n + j
 }
 
 // Segment is a character-level change of part of a line: Text[Start:End] of its DiffLine.

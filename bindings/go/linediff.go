@@ -50,6 +50,10 @@ func linesFrom(h *C.v4a_result, diffOpts *C.v4a_options, r *Result) ([]DiffLine,
 	ends := unsafe.Slice((*uintptr)(unsafe.Pointer(c.ends)), n)
 	segStarts := unsafe.Slice((*uint32)(unsafe.Pointer(c.segment_starts)), n)
 	segCounts := unsafe.Slice((*uint32)(unsafe.Pointer(c.segment_counts)), n)
+	var counts []uint32
+	if diffOpts.diff_style == C.V4A_DIFF_STYLE_RUNS {
+		counts = unsafe.Slice((*uint32)(unsafe.Pointer(c.counts)), n)
+	}
 	var segs []Segment
 	if cs := viewSlice(c.segments.ptr, c.segments.len); len(cs) > 0 {
 		segs = make([]Segment, len(cs))
@@ -76,6 +80,9 @@ func linesFrom(h *C.v4a_result, diffOpts *C.v4a_options, r *Result) ([]DiffLine,
 		}
 		if s0, k := int(segStarts[i]), int(segCounts[i]); k > 0 && s0+k <= len(segs) {
 			l.Segments = segs[s0 : s0+k : s0+k]
+		}
+		if counts != nil {
+			l.Count = int(counts[i])
 		}
 		lines[i] = l
 	}

@@ -121,6 +121,11 @@ var _ = [1]struct{}{}[C.V4A_DIFF_STYLE_NONE]
 // FullDiff is the DiffStyle that lists every line of the file.
 func FullDiff() DiffStyle { return DiffStyle{style: C.V4A_DIFF_STYLE_FULL} }
 
+// RunsDiff is the DiffStyle that lists every line of the file as FullDiff does, but each run
+// of equal lines (of one hunk, or of none) as one DiffLine whose Count is its number of lines:
+// the cheap full diff. ExpandRuns turns it into the FullDiff lines.
+func RunsDiff() DiffStyle { return DiffStyle{style: C.V4A_DIFF_STYLE_RUNS} }
+
 // DefaultDiffContext is the customary number of unchanged lines shown before and after each
 // change: the library's V4A_DEFAULT_DIFF_CONTEXT, for ChangesDiff and Result.UnifiedDiff.
 const DefaultDiffContext = C.V4A_DEFAULT_DIFF_CONTEXT
@@ -131,11 +136,13 @@ func ChangesDiff(context int) DiffStyle {
 	return DiffStyle{style: C.V4A_DIFF_STYLE_CHANGES, context: clampU32(context)}
 }
 
-// String returns "none", "full" or "changes(N)".
+// String returns "none", "full", "runs" or "changes(N)".
 func (d DiffStyle) String() string {
 	switch d.style {
 	case C.V4A_DIFF_STYLE_FULL:
 		return "full"
+	case C.V4A_DIFF_STYLE_RUNS:
+		return "runs"
 	case C.V4A_DIFF_STYLE_CHANGES:
 		return "changes(" + strconv.FormatUint(uint64(d.context), 10) + ")"
 	}

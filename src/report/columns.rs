@@ -50,6 +50,14 @@ pub struct LineDiff {
     pub segment_counts: Vec<u32>,
     /// Character-level segments, offsets relative to the start of their line.
     pub segments: Vec<Segment>,
+    /// The number of lines of the entry: 1, except for an equal entry of a
+    /// [`DiffStyle::Runs`](super::DiffStyle::Runs) diff, which stands for this many equal
+    /// lines — original lines `old_lines[i]..old_lines[i] + counts[i]`, new lines
+    /// `new_lines[i]..new_lines[i] + counts[i]` — and whose text `starts[i]..ends[i]` runs
+    /// from the first line's start to the last line's end: the terminators between them
+    /// included, the last one's excluded (as a single line's). Split it with
+    /// [`LineDiff::run_lines`].
+    pub counts: Vec<u32>,
     /// Whether offsets are UTF-16 code units (after [`LineDiff::into_utf16`]) or bytes.
     pub utf16: bool,
 }
@@ -78,6 +86,33 @@ impl LineDiff {
         };
         let base = if *kind == DiffKind::Add { text } else { source };
         base.get(s..e).unwrap_or_default()
+    }
+
+    /// The number of lines entry `i` stands for (see [`LineDiff::counts`]); 0 out of range.
+    pub fn count(&self, i: usize) -> usize {
+        self.counts.get(i).map_or(0, |&n| n as usize)
+    }
+
+    /// The lines of entry `i` — one for most entries, `counts[i]` for a run of equal lines —
+    /// each as (old line, new line, text) with the numbers as [`LineDiff::old_lines`] gives
+    /// them (0 for absent): what the [`DiffStyle::Full`](super::DiffStyle::Full) diff has in
+    /// their place. Empty for an index out of range or after [`LineDiff::into_utf16`].
+    pub fn run_lines<'t>(
+        &self,
+        i: usize,
+        source: &'t str,
+        text: &'t str,
+    ) -> impl Iterator<Item = (u32, u32, &'t str)> + 't {
+        let (old, new) = (self.old_lines.get(i), self.new_lines.get(i));
+        let (old, new) = (old.copied().unwrap_or(0), new.copied().unwrap_or(0));
+        let count = if self.utf16 { 0 } else { self.count(i) };
+        let mut rest = Some(self.text(i, source, text));
+        (0..count as u32).map_while(move |j| {
+            let (line, tail) = split_line(rest?);
+            rest = tail;
+            let at = |n: u32| if n == 0 { 0 } else { n.saturating_add(j) };
+            Some((at(old), at(new), line))
+        })
     }
 
     /// The segments of entry `i` (empty for an index out of range).
@@ -149,8 +184,21 @@ impl LineDiff {
         line_numbers(&mut self.old_lines, first_old, count);
         line_numbers(&mut self.new_lines, first_new, count);
         self.hunks.resize(after, hunk);
+        self.counts.resize(after, 1);
         self.segment_starts.resize(after, 0);
         self.segment_counts.resize(after, 0);
+    }
+}
+
+/// The first line of `text` (terminator excluded) and the text after its terminator: split at
+/// LF, CRLF or lone CR, as the diff's lines are; `None` after the last line.
+fn split_line(text: &str) -> (&str, Option<&str>) {
+    match text.find(['\n', '\r']) {
+        None => (text, None),
+        Some(at) => {
+            let crlf = text.as_bytes().get(at..at + 2) == Some(b"\r\n");
+            (&text[..at], Some(&text[at + if crlf { 2 } else { 1 }..]))
+        }
     }
 }
 
@@ -210,6 +258,7 @@ impl Sink for LineDiff {
         self.ends.reserve_exact(n);
         self.segment_starts.reserve_exact(n);
         self.segment_counts.reserve_exact(n);
+        self.counts.reserve_exact(n);
     }
     fn push(
         &mut self,
@@ -229,6 +278,21 @@ impl Sink for LineDiff {
         self.ends.push(text.end);
         self.segment_starts.push(0);
         self.segment_counts.push(0);
+        self.counts.push(1);
+    }
+    fn push_run(
+        &mut self,
+        first_old: usize,
+        first_new: usize,
+        hunk: Option<usize>,
+        count: usize,
+        text: Range<usize>,
+    ) {
+        let (o, n) = (number(first_old), number(first_new));
+        self.push(DiffKind::Equal, o, n, hunk, text);
+        if let Some(c) = self.counts.last_mut() {
+            *c = u32::try_from(count).unwrap_or(u32::MAX);
+        }
     }
     fn push_equal_run(
         &mut self,

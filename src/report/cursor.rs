@@ -64,7 +64,14 @@ pub(crate) struct LineCursor<'t> {
     /// The text's line index when the caller still holds it (the apply's own split of the
     /// source): each line's end and terminator are read from it, and nothing is scanned.
     index: Option<RawLines<'t>>,
+    /// For a scanning cursor over a text without `\r`: the number of `\n`s in each block of
+    /// [`LF_BLOCK`] bytes, counted with the lines, so that a run of lines
+    /// ([`LineCursor::take_run`]) skips whole blocks without reading them again.
+    lf_blocks: Vec<u32>,
 }
+
+/// The size of the blocks whose `\n`s [`LineCursor::new`] counts.
+const LF_BLOCK: usize = 16 * 1024;
 
 impl<'t> LineCursor<'t> {
     /// A cursor at the first line of `text`, whose spans are offset by `base`.
@@ -81,11 +88,15 @@ impl<'t> LineCursor<'t> {
             block: usize::MAX,
             mask: 0,
             index: None,
+            lf_blocks: Vec::new(),
         };
         cursor.len = if cr {
             cursor.count_slowly()
         } else {
-            let newlines = memchr::memchr_iter(b'\n', bytes).count();
+            let blocks = bytes.chunks(LF_BLOCK);
+            let counts = blocks.map(|b| memchr::memchr_iter(b'\n', b).count() as u32);
+            cursor.lf_blocks = counts.collect();
+            let newlines = cursor.lf_blocks.iter().map(|&n| n as usize).sum::<usize>();
             newlines + usize::from(bytes.last().is_some_and(|&b| b != b'\n'))
         };
         cursor
@@ -105,6 +116,7 @@ impl<'t> LineCursor<'t> {
             block: usize::MAX,
             mask: 0,
             index: Some(index),
+            lf_blocks: Vec::new(),
         }
     }
 
@@ -273,6 +285,64 @@ impl<'t> LineCursor<'t> {
         self.pos = start;
         self.line += taken;
         Some(taken)
+    }
+
+    /// The next `k` lines (fewer past the last line) as one span offset by `base`: from the
+    /// first one's start to the last one's end (its terminator excluded, the inner ones'
+    /// included), and the cursor moved past them; `None` when `k` is 0 or no line is left.
+    /// A text without `\r` is read a block at a time, counting its `\n`s without a span each.
+    pub(crate) fn take_run(&mut self, k: usize) -> Option<Range<usize>> {
+        if k == 0 || self.line >= self.len {
+            return None;
+        }
+        let (start, k) = (self.pos, k.min(self.len - self.line));
+        let end = if let Some(index) = self.index {
+            let end = index.end(self.line + k - 1);
+            self.pos = index.past_eol(end);
+            end
+        } else if !self.cr {
+            let end = self.nth_lf(start, k).unwrap_or(self.bytes.len());
+            self.pos = (end + 1).min(self.bytes.len());
+            end
+        } else {
+            let mut end = start;
+            for _ in 0..k {
+                end = self.scan_next().map_or(end, |s| s.end - self.base);
+            }
+            self.line -= k;
+            end
+        };
+        self.line += k;
+        Some(self.base + start..self.base + end)
+    }
+
+    /// The offset of the `k`-th (1-based, `k > 0`) `\n` at or after `from`: the blocks after
+    /// the first by their counts from [`LineCursor::new`], then found within the block that
+    /// holds it.
+    fn nth_lf(&self, from: usize, k: usize) -> Option<usize> {
+        let mut left = k;
+        let mut block = from / LF_BLOCK;
+        while let Some(&count) = self.lf_blocks.get(block) {
+            let (first, end) = (
+                block * LF_BLOCK,
+                ((block + 1) * LF_BLOCK).min(self.bytes.len()),
+            );
+            let start = from.max(first);
+            let bytes = self.bytes.get(start..end).unwrap_or_default();
+            let n = if start == first {
+                count as usize
+            } else {
+                memchr::memchr_iter(b'\n', bytes).count()
+            };
+            if n >= left {
+                return memchr::memchr_iter(b'\n', bytes)
+                    .nth(left - 1)
+                    .map(|j| start + j);
+            }
+            left -= n;
+            block += 1;
+        }
+        None
     }
 
     /// [`LineCursor::next_span`] of a cursor without an index: finds the terminator.
@@ -511,6 +581,47 @@ mod tests {
             .take_lf(1, &mut s, &mut e)
             .is_none());
         assert!(s.is_empty() && e.is_empty());
+    }
+
+    #[test]
+    fn a_run_spans_its_lines_in_every_cursor() {
+        // Every kind of text (LF, CRLF, lone CR, no final newline) and words of 8 bytes.
+        let mut texts: Vec<String> = TEXTS.iter().map(|t| t.to_string()).collect();
+        for n in [0, 1, 6, 7, 8, 9, 15, 16, 17, 70] {
+            let pad = "y".repeat(n);
+            texts.push(format!("{pad}\n\n{pad}\né{pad}"));
+            texts.push(format!("\n{pad}\r\n{pad}\r"));
+        }
+        // Terminators on and around the 16 KiB blocks of the count.
+        for n in [16383, 16384, 16385] {
+            let pad = "z".repeat(n);
+            texts.push(format!("{pad}\n{pad}\n\n{}\nend", &pad[..n - 2]));
+            texts.push(format!("{}\n\n{pad}", &pad[1..]));
+        }
+        for text in &texts {
+            let lines = Lines::split(text);
+            let n = lines.len();
+            for from in 0..=n {
+                for k in 0..=n + 1 {
+                    let want = (k > 0 && from < n).then(|| {
+                        let last = (from + k).min(n) - 1;
+                        4 + lines.span(from).start..4 + lines.span(last).end
+                    });
+                    let mut fresh = LineCursor::new(text, 4);
+                    fresh.seek((from + k).min(n));
+                    let want_next = fresh.next_span();
+                    for mut c in [
+                        LineCursor::new(text, 4),
+                        LineCursor::indexed(text, 4, &lines),
+                    ] {
+                        c.seek(from);
+                        assert_eq!(c.take_run(k), want, "{text:?} {from} {k}");
+                        assert_eq!(c.line, (from + k).min(n), "{text:?} {from} {k}");
+                        assert_eq!(c.next_span(), want_next, "{text:?} {from} {k}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

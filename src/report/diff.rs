@@ -53,6 +53,21 @@ pub(crate) trait Sink {
     ) {
         equal_lines(self, first_old, first_new, hunk, old, k);
     }
+    /// Appends one equal entry for the `count` equal lines from original line `first_old`
+    /// (new line `first_new`, 0-based), all in hunk `hunk`; `text` spans them all (the inner
+    /// terminators included). Only [`DiffStyle::Runs`] calls it.
+    fn push_run(
+        &mut self,
+        first_old: usize,
+        first_new: usize,
+        hunk: Option<usize>,
+        count: usize,
+        text: Range<usize>,
+    ) {
+        let _ = count;
+        let (o, n) = (number(first_old), number(first_new));
+        self.push(DiffKind::Equal, o, n, hunk, text);
+    }
     /// Makes room for `n` more entries (the full diff's size is known before the walk).
     fn reserve(&mut self, n: usize);
     /// Gives entry `entry` (already pushed) its character-level segments.
@@ -229,6 +244,8 @@ struct Walk<'a, S: Sink> {
     ri: usize,
     /// `Some(c)`: only the changes with `c` equal lines around them.
     context: Option<usize>,
+    /// Each run of equal lines as one entry ([`DiffStyle::Runs`]).
+    runs: bool,
     refine: Option<&'a RefineLimits>,
     sink: &'a mut S,
     oi: usize,
@@ -242,10 +259,14 @@ impl<'a, S: Sink> Walk<'a, S> {
         a: &'a ApplyResult<'a>,
         source: &'a str,
         lines: Option<&'a Lines<'_>>,
-        context: Option<usize>,
+        style: DiffStyle,
         refine: Option<&'a RefineLimits>,
         sink: &'a mut S,
     ) -> Self {
+        let context = match style {
+            DiffStyle::Changes { context } => Some(context as usize),
+            _ => None,
+        };
         let (_, src) = strip_bom(source);
         let (_, new) = strip_bom(&a.text);
         let base = source.len() - src.len();
@@ -260,6 +281,7 @@ impl<'a, S: Sink> Walk<'a, S> {
             ranges: hunk_of_old_line(a),
             ri: 0,
             context,
+            runs: style == DiffStyle::Runs,
             refine,
             sink,
             oi: 0,
@@ -288,9 +310,30 @@ impl<'a, S: Sink> Walk<'a, S> {
         while o < end {
             let (hunk, until) = self.hunk_run(o);
             let k = until.min(end) - o;
-            self.sink.push_equal_lines(o, n, hunk, &mut self.old, k);
+            if self.runs {
+                self.push_runs(o, n, hunk, k);
+            } else {
+                self.sink.push_equal_lines(o, n, hunk, &mut self.old, k);
+            }
             o += k;
             n += k;
+        }
+    }
+
+    /// The `k` equal lines from `o` (new line `n`), all in hunk `hunk`, as runs: one entry,
+    /// or one per `u32::MAX` lines (the most a count holds).
+    fn push_runs(&mut self, o: usize, n: usize, hunk: Option<usize>, k: usize) {
+        let mut done = 0;
+        while done < k {
+            let count = (k - done).min(u32::MAX as usize);
+            match self.old.take_run(count) {
+                Some(span) => {
+                    let count = count.min(self.old.len().saturating_sub(o + done));
+                    self.sink.push_run(o + done, n + done, hunk, count, span);
+                }
+                None => return,
+            }
+            done += count;
         }
     }
 
@@ -429,9 +472,16 @@ impl<'a, S: Sink> Walk<'a, S> {
         let (old_len, new_len) = (self.old.len(), self.new.len());
         let changes = &self.a.changes;
         if self.context.is_none() {
-            // Every old line once, plus the added lines.
+            // Every old line once, plus the added lines; as runs, every changed line and a
+            // run of equal lines (or two, in and out of a hunk) on each side of each change.
             let added = changes.iter().map(|c| c.new_len).sum::<usize>();
-            self.sink.reserve(old_len + added.min(new_len));
+            let n = if self.runs {
+                let deleted = changes.iter().map(|c| c.old_len).sum::<usize>();
+                deleted.min(old_len) + added.min(new_len) + 2 * changes.len() + 2
+            } else {
+                old_len + added.min(new_len)
+            };
+            self.sink.reserve(n);
         }
         for (ci, change) in changes.iter().enumerate() {
             // An empty line added at the very end of a text without a final newline is not
@@ -464,12 +514,9 @@ pub(crate) fn walk(
     refine: Option<&RefineLimits>,
     sink: &mut impl Sink,
 ) {
-    let context = match style {
-        DiffStyle::None => return,
-        DiffStyle::Changes { context } => Some(context as usize),
-        _ => None,
-    };
-    Walk::new(a, &a.source, None, context, refine, sink).run();
+    if style != DiffStyle::None {
+        Walk::new(a, &a.source, None, style, refine, sink).run();
+    }
 }
 
 /// [`walk`] with the source's line index still held by the caller (the apply's split of the
@@ -484,18 +531,15 @@ pub(crate) fn walk_indexed(
     refine: Option<&RefineLimits>,
     sink: &mut impl Sink,
 ) {
-    let context = match style {
-        DiffStyle::None => return,
-        DiffStyle::Changes { context } => Some(context as usize),
-        _ => None,
-    };
-    Walk::new(a, source, Some(lines), context, refine, sink).run();
+    if style != DiffStyle::None {
+        Walk::new(a, source, Some(lines), style.rows(), refine, sink).run();
+    }
 }
 
 /// The structured diff of `a` as rows.
 pub(crate) fn rows(a: &ApplyResult, style: DiffStyle, refine: Option<&RefineLimits>) -> Rows {
     let mut rows = Rows::default();
-    walk(a, style, refine, &mut rows);
+    walk(a, style.rows(), refine, &mut rows);
     rows
 }
 

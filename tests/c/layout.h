@@ -54,7 +54,8 @@ V4A_LAYOUT(offsetof(v4a_options, refine_max_pair_lines) == 64);
 
 V4A_LAYOUT(sizeof(v4a_line_pair) == 24);
 V4A_LAYOUT(offsetof(v4a_line_pair, added_segment_count) == 20);
-V4A_LAYOUT(sizeof(v4a_diff_columns) == 11 * V4A_P);
+V4A_LAYOUT(sizeof(v4a_diff_columns) == 12 * V4A_P);
+V4A_LAYOUT(offsetof(v4a_diff_columns, counts) == 11 * V4A_P);
 V4A_LAYOUT(offsetof(v4a_diff_columns, kinds) == V4A_P);
 V4A_LAYOUT(offsetof(v4a_diff_columns, segment_counts) == 8 * V4A_P);
 V4A_LAYOUT(offsetof(v4a_diff_columns, segments) == 9 * V4A_P);

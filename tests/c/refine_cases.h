@@ -195,6 +195,32 @@ static inline void line_diff_cases(void) {
     CHECK(c.len == 0 && c.kinds == NULL && c.starts == NULL);
     v4a_line_diff_free(d);
 
+    /* Runs: each run of equal lines (here the 3 lines before the hunk, CRLF between them)
+     * is one entry with its count; the others count 1. */
+    {
+        const char *runs_src = "a\r\nb\r\nc\r\nd\r\n";
+        v4a_result *r = NULL;
+        CHECK_STATUS(v4a_apply((const uint8_t *)runs_src, strlen(runs_src),
+                               (const uint8_t *)"@@\n-d\n+D\n", 9, V4A_MODE_UPDATE, NULL, &r),
+                     V4A_STATUS_OK);
+        o.diff_style = V4A_DIFF_STYLE_RUNS;
+        d = NULL;
+        CHECK_STATUS(v4a_result_line_diff(r, &o, V4A_UNITS_BYTES, &d), V4A_STATUS_OK);
+        c = v4a_line_diff_columns(d);
+        CHECK(c.len == 3 && c.counts != NULL);
+        if (c.len == 3) {
+            CHECK(c.kinds[0] == V4A_DIFF_EQUAL && c.counts[0] == 3 && c.old_lines[0] == 1);
+            CHECK(c.starts[0] == 0 && c.ends[0] == 7 && c.hunks[0] == 0);
+            CHECK(c.counts[1] == 1 && c.counts[2] == 1 && c.kinds[2] == V4A_DIFF_ADD);
+        }
+        v4a_line_diff_free(d);
+        /* The rows have no count: those of a full diff. */
+        rows = v4a_result_diff(r);
+        CHECK(rows.len == 0);
+        v4a_result_free(r);
+        o.diff_style = V4A_DIFF_STYLE_CHANGES;
+    }
+
     /* Refusals. */
     d = NULL;
     CHECK_STATUS(v4a_result_line_diff(res, &o, 2, &d), V4A_STATUS_INVALID_ARGUMENT);

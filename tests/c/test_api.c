@@ -1243,9 +1243,9 @@ static void test_out_of_range_options(void) {
         {offsetof(v4a_options, add_file_line_ending), 2,
          "v4a_options.add_file_line_ending is 2: expected V4A_LINE_ENDING_LF (0) or "
          "V4A_LINE_ENDING_CRLF (1)"},
-        {offsetof(v4a_options, diff_style), 3,
-         "v4a_options.diff_style is 3: expected V4A_DIFF_STYLE_NONE (0), V4A_DIFF_STYLE_FULL "
-         "(1) or V4A_DIFF_STYLE_CHANGES (2)"},
+        {offsetof(v4a_options, diff_style), 4,
+         "v4a_options.diff_style is 4: expected V4A_DIFF_STYLE_NONE (0), V4A_DIFF_STYLE_FULL "
+         "(1), V4A_DIFF_STYLE_CHANGES (2) or V4A_DIFF_STYLE_RUNS (3)"},
         {offsetof(v4a_options, refine), 2, "v4a_options.refine is 2: expected 0 or 1"},
         {offsetof(v4a_options, struct_size), 44,
          "v4a_options.struct_size is 44, but this library knows v4a_options of 72 bytes (or 48 "

@@ -107,6 +107,13 @@ namespace V4A
         Full = 1,
         /// <summary>Changed lines with <see cref="ApplyOptions.DiffContext"/> lines of context.</summary>
         Changes = 2,
+        /// <summary>
+        /// Every line of the file as <see cref="Full"/>, but each run of equal lines (of one hunk,
+        /// or of none) as one <see cref="DiffLine"/> whose <see cref="DiffLine.Count"/> is its
+        /// number of lines: the cheap full diff. <see cref="DiffLine.ExpandRuns"/> turns it into
+        /// the <see cref="Full"/> lines.
+        /// </summary>
+        Runs = 3,
     }
 
     /// <summary>The kind of a structured diff line or of a character-level segment.</summary>

@@ -74,6 +74,7 @@ namespace V4A
         public uint* SegmentStarts;
         public uint* SegmentCounts;
         public V4ASegments Segments;
+        public uint* Counts;
     }
 
     /// <summary><c>v4a_line_pairs</c>.</summary>

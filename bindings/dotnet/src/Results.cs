@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Collections.ObjectModel;
 using System.Text;
+using System.Text.RegularExpressions;
 
 namespace V4A
 {
@@ -227,7 +228,8 @@ namespace V4A
                         throw new InvalidOperationException("v4a: a diff line lies outside its text");
                     string line = side.Substring(start, end - start);
                     list[i] = new DiffLine(kind, c.OldLines[i], c.NewLines[i], c.Hunks[i], line,
-                        ColumnSegments(line, c.Segments.Ptr, segmentTotal, c.SegmentStarts[i], c.SegmentCounts[i]));
+                        ColumnSegments(line, c.Segments.Ptr, segmentTotal, c.SegmentStarts[i], c.SegmentCounts[i]),
+                        c.Counts == null ? 1 : checked((int)c.Counts[i]));
                 }
                 lines = new ReadOnlyCollection<DiffLine>(list);
                 return null;
@@ -354,7 +356,7 @@ namespace V4A
         internal static readonly IReadOnlyList<Segment> NoSegments = new ReadOnlyCollection<Segment>(new Segment[0]);
 
         /// <summary>A line read from the columns of a line diff (0: no line number, no hunk).</summary>
-        internal DiffLine(DiffKind kind, uint oldLine, uint newLine, uint hunk, string text, IReadOnlyList<Segment> segments)
+        internal DiffLine(DiffKind kind, uint oldLine, uint newLine, uint hunk, string text, IReadOnlyList<Segment> segments, int count)
         {
             Kind = kind;
             if (hunk != 0) Hunk = checked((int)hunk);
@@ -362,6 +364,40 @@ namespace V4A
             if (newLine != 0) NewLine = checked((int)newLine);
             Text = text;
             Segments = segments;
+            Count = count;
+        }
+
+        /// <summary>Line <paramref name="j"/> of the run <paramref name="run"/>, whose text is <paramref name="text"/>.</summary>
+        private DiffLine(DiffLine run, int j, string text)
+        {
+            Kind = run.Kind;
+            Hunk = run.Hunk;
+            OldLine = run.OldLine + j;
+            NewLine = run.NewLine + j;
+            Text = text;
+            Segments = j == 0 ? run.Segments : NoSegments;
+            Count = 1;
+        }
+
+        /// <summary>
+        /// The lines of a <see cref="DiffStyle.Runs"/> diff as <see cref="DiffStyle.Full"/> gives
+        /// them: each run of equal lines split at its terminators (LF, CRLF, lone CR) into one
+        /// line each with consecutive line numbers; the other entries as they are.
+        /// </summary>
+        public static IReadOnlyList<DiffLine> ExpandRuns(IEnumerable<DiffLine> diff)
+        {
+            var list = new List<DiffLine>();
+            foreach (DiffLine d in diff)
+            {
+                if (d.Count <= 1)
+                {
+                    list.Add(d);
+                    continue;
+                }
+                string[] texts = Regex.Split(d.Text, "\r\n|\r|\n");
+                for (int j = 0; j < d.Count; j++) list.Add(new DiffLine(d, j, j < texts.Length ? texts[j] : ""));
+            }
+            return new ReadOnlyCollection<DiffLine>(list);
         }
 
         internal unsafe DiffLine(V4ADiffLineNative* l, V4ASegmentNative* segments, int segmentTotal)
@@ -371,6 +407,7 @@ namespace V4A
             if (l->OldLine != 0) OldLine = checked((int)l->OldLine);
             if (l->NewLine != 0) NewLine = checked((int)l->NewLine);
             Text = Utf8.Decode(l->Text);
+            Count = 1;
             int count = Utf8.Length(l->SegmentCount);
             if (count == 0)
             {
@@ -421,6 +458,16 @@ namespace V4A
         /// requested or exceeded its limits.
         /// </summary>
         public IReadOnlyList<Segment> Segments { get; private set; }
+
+        /// <summary>
+        /// The number of lines the entry stands for: 1, except for an equal entry of a
+        /// <see cref="DiffStyle.Runs"/> diff, a whole run of equal lines — original lines
+        /// <see cref="OldLine"/> to <see cref="OldLine"/> + Count − 1, new lines from
+        /// <see cref="NewLine"/> — whose <see cref="Text"/> runs from the first line's start to
+        /// the last line's end: the terminators between them included (LF, CRLF or lone CR, as
+        /// in the file), the last one's excluded. <see cref="ExpandRuns"/> splits it.
+        /// </summary>
+        public int Count { get; private set; }
 
         /// <summary>The line as a diff would show it: <c>' '</c>, <c>'-'</c> or <c>'+'</c>, then the text.</summary>
         public override string ToString()

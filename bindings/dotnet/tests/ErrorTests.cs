@@ -156,7 +156,7 @@ namespace V4A.Tests
             Assert.Throws<V4AInvalidArgumentException>(() => Patch.Apply("x\n", two, ApplyMode.Update));
             // Values that name no constant, refused by the library.
             Assert.Throws<V4AInvalidArgumentException>(() => Patch.Apply("a\n", "@@\n-a\n+b\n", ApplyMode.Update, new ApplyOptions { MaxLevel = (MatchLevel)9 }));
-            Assert.Throws<V4AInvalidArgumentException>(() => Patch.Apply("a\n", "@@\n-a\n+b\n", ApplyMode.Update, new ApplyOptions { Diff = (DiffStyle)3 }));
+            Assert.Throws<V4AInvalidArgumentException>(() => Patch.Apply("a\n", "@@\n-a\n+b\n", ApplyMode.Update, new ApplyOptions { Diff = (DiffStyle)4 }));
             Assert.Throws<V4AInvalidArgumentException>(() => Patch.Apply("a\n", "@@\n-a\n+b\n", ApplyMode.Update, new ApplyOptions { AddFileLineEnding = (LineEnding)2 }));
             Assert.Throws<V4AInvalidArgumentException>(() => Patch.Apply("a\n", "@@\n-a\n+b\n", ApplyMode.Update, new ApplyOptions { SearchBudget = 0 }));
             // Values refused before the call.

@@ -71,7 +71,7 @@ namespace V4A.Tests
         public void EveryConstantHasItsEnumValue(string prefix, Type type)
         {
             Dictionary<string, ulong> constants = Constants(prefix);
-            if (prefix == "V4A_DIFF_STYLE_") Assert.Equal(3, constants.Count);
+            if (prefix == "V4A_DIFF_STYLE_") Assert.Equal(4, constants.Count);
             Assert.NotEmpty(constants);
             var values = Enum.GetValues(type).Cast<object>()
                 .Where(v => !(type == typeof(HunkFlags) && (HunkFlags)v == HunkFlags.None))

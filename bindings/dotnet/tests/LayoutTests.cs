@@ -78,7 +78,8 @@ namespace V4A.Tests
             Offset<V4AOptionsNative>("RefineMaxCost", 56);
             Offset<V4AOptionsNative>("RefineMaxPairLines", 64);
             Size<V4ALinePairNative>(24);
-            Size<V4ADiffColumnsNative>(11 * P);
+            Size<V4ADiffColumnsNative>(12 * P);
+            Offset<V4ADiffColumnsNative>("Counts", 11 * P);
             Offset<V4ADiffColumnsNative>("Segments", 9 * P);
             string[] pair = { "Deleted", "Added", "DeletedSegmentStart", "DeletedSegmentCount", "AddedSegmentStart", "AddedSegmentCount" };
             for (int i = 0; i < pair.Length; i++) Offset<V4ALinePairNative>(pair[i], 4 * i);

@@ -4,7 +4,8 @@
 //
 // W1: 1,000-line file, one hunk; W2: 100,000-line file, one hunk; W6: 20,000 identical
 // lines and one distinct, a 400-line hunk (the worst case of the search). "none" is the
-// apply alone, "full" adds the structured diff of every line.
+// apply alone, "full" adds the structured diff of every line, "runs" the compact full diff
+// (each run of equal lines one entry).
 //
 // V4A_SEED=/path/to/index.js (an ES module whose default export is the seed engine's V4A
 // class, e.g. its sources compiled with tsc) adds the seed engine, run in the same process.
@@ -77,6 +78,7 @@ for (const id of ["W1", "W2", "W6"]) {
   while (Date.now() - start < 400) {
     apply(source, diff);
     apply(source, diff, { diff: "full" });
+    apply(source, diff, { diff: "runs" });
     V4A.apply(source, diff);
   }
 }
@@ -92,7 +94,7 @@ const row = (id, call, { js, native }) => {
 for (const id of ["W1", "W2", "W6"]) {
   const source = readFileSync(join(dir, `${id}.source`), "utf8");
   const diff = readFileSync(join(dir, `${id}.diff`), "utf8");
-  for (const style of ["none", "full"]) {
+  for (const style of ["none", "full", "runs"]) {
     row(id, `apply, diff ${style}`, await compare(id, style, () => apply(source, diff, { diff: style })));
   }
   row(id, "compat V4A.apply (full diff)", await compare(id, "full", () => V4A.apply(source, diff)));
@@ -112,8 +114,10 @@ rmSync(dir, { recursive: true, force: true });
 const diffCost = [];
 for (const id of ["W1", "W2", "W6"]) {
   const none = rows.find((r) => r[0] === id && r[1] === "apply, diff none");
-  const full = rows.find((r) => r[0] === id && r[1] === "apply, diff full");
-  if (none && full) diffCost.push([id, full.native / none.native, full.js / none.js]);
+  for (const style of ["full", "runs"]) {
+    const with_ = rows.find((r) => r[0] === id && r[1] === `apply, diff ${style}`);
+    if (none && with_) diffCost.push([`${id} ${style}`, with_.native / none.native, with_.js / none.js]);
+  }
 }
 
 const header = ["workload", "call", "native (Rust)", "Node (wasm)", "ratio"];
@@ -121,7 +125,7 @@ const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].l
 const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join("  ");
 console.log(line(header));
 for (const r of rows) console.log(line(r));
-console.log("\nfull structured diff over the apply alone (target <= 1.5):");
+console.log("\nfull structured diff (full, runs) over the apply alone (target <= 1.5):");
 for (const [id, native, js] of diffCost) {
   console.log(`  ${id}  native ${native.toFixed(2)}x  Node ${js.toFixed(2)}x`);
 }

@@ -14,7 +14,7 @@ export const ABI_VERSION = 2;
  * v4a_change, v4a_options, v4a_generate_options, v4a_unified_diff_input, v4a_line_pair,
  * v4a_diff_columns. Checked against the module at start-up.
  */
-export const LAYOUT = [8, 8, 88, 40, 16, 28, 48, 32, 16, 20, 72, 12, 48, 24, 44] as const;
+export const LAYOUT = [8, 8, 88, 40, 16, 28, 48, 32, 16, 20, 72, 12, 48, 24, 48] as const;
 export const SIZE = {
   bytes: 8,
   error: 88,
@@ -27,7 +27,7 @@ export const SIZE = {
   change: 20,
   options: 72,
   linePair: 24,
-  diffColumns: 44,
+  diffColumns: 48,
   generateOptions: 12,
   unifiedDiffInput: 48,
 } as const;

@@ -74,9 +74,11 @@ export interface ApplyOptions {
   addFileLineEnding?: "lf" | "crlf";
   /**
    * Which structured line diff to compute: `"none"` (default, the cheapest), `"full"` (every
-   * line) or `"changes"` (changed lines with `diffContext` lines of context).
+   * line), `"changes"` (changed lines with `diffContext` lines of context) or `"runs"` (every
+   * line, but each run of equal lines as one entry with its {@link DiffLine.count}: the cheap
+   * full diff; {@link expandRuns} turns it into the `"full"` one).
    */
-  diff?: "none" | "full" | "changes";
+  diff?: "none" | "full" | "changes" | "runs";
   /** Context lines around each change for `diff: "changes"` (default {@link defaultDiffContext}, 3). */
   diffContext?: number;
   /** Add character-level segments to the changed lines of the structured diff. */
@@ -171,6 +173,14 @@ export interface DiffLine {
   text: string;
   /** Character-level segments (with `refine: true`, for paired changed lines); else empty. */
   segments: Segment[];
+  /**
+   * With `diff: "runs"` only: the number of lines the entry stands for, 1 except for an equal
+   * entry, which is a whole run of equal lines (of one hunk, or of none): old lines `oldLine`
+   * to `oldLine + count - 1`, new lines from `newLine`, and `text` their text from the first
+   * line's start to the last line's end — the terminators between them included (LF, CRLF or
+   * lone CR, as in the file), the last one's excluded, no BOM. Absent in the other styles.
+   */
+  count?: number;
 }
 
 /** A run of changed lines: `oldLen` lines from `oldStart` replaced by `newLen` from `newStart`. */
@@ -413,7 +423,7 @@ function writeOptions(arena: Arena, options: ApplyOptions | undefined): number {
   if (o.addFileLineEnding !== undefined) {
     setU32(at + 24, pick("addFileLineEnding", o.addFileLineEnding, ["lf", "crlf"]));
   }
-  if (o.diff !== undefined) setU32(at + 28, pick("diff", o.diff, ["none", "full", "changes"]));
+  if (o.diff !== undefined) setU32(at + 28, pick("diff", o.diff, ["none", "full", "changes", "runs"]));
   if (o.diffContext !== undefined) {
     checkCount("diffContext", o.diffContext);
     setU32(at + 32, o.diffContext);
@@ -524,6 +534,9 @@ function copyDiff(
       segCounts: new Uint32Array(buf, u32(at + 32), count),
       segPtr: u32(at + 36),
     };
+    if (u32(diffOptions + 28) === 3 && shape === "line") {
+      return runRows(columns, new Uint32Array(buf, u32(at + 44), count), count, text, source);
+    }
     return shape === "seed"
       ? (seedRows(columns, count, text, source) as unknown as DiffLine[])
       : lineRows(columns, count, text, source);
@@ -561,6 +574,59 @@ function lineRows(c: Columns, count: number, text: string, source: string): Diff
     };
   }
   return lines;
+}
+
+/** {@link lineRows} of a `"runs"` diff: each entry with its `count`. */
+function runRows(
+  c: Columns,
+  counts: Uint32Array,
+  count: number,
+  text: string,
+  source: string,
+): DiffLine[] {
+  const { kinds, oldLines, newLines, hunks, starts, ends, segCounts } = c;
+  const lines = new Array<DiffLine>(count);
+  for (let i = 0; i < count; i++) {
+    const kind = kinds[i]!;
+    const segCount = segCounts[i]!;
+    lines[i] = {
+      kind: KINDS[kind] ?? "equal",
+      hunk: hunks[i]! || null,
+      oldLine: oldLines[i]! || null,
+      newLine: newLines[i]! || null,
+      text: (kind === 2 ? text : source).slice(starts[i]!, ends[i]!),
+      segments: segCount === 0 ? NO_SEGMENTS : readSegments(c, i, segCount),
+      count: counts[i]!,
+    };
+  }
+  return lines;
+}
+
+/**
+ * The lines of a `diff: "runs"` diff, as `diff: "full"` gives them: each run of equal lines
+ * split at its terminators (LF, CRLF, lone CR) into one entry per line with consecutive line
+ * numbers; the other entries as they are (without `count`). A diff without counts comes back
+ * as it is.
+ */
+export function expandRuns(diff: readonly DiffLine[]): DiffLine[] {
+  const out: DiffLine[] = [];
+  for (const d of diff) {
+    const { count, ...line } = d;
+    if (count === undefined || count <= 1) {
+      out.push(count === undefined ? d : line);
+      continue;
+    }
+    const texts = d.text.split(/\r\n|\r|\n/);
+    for (let j = 0; j < count; j++) {
+      out.push({
+        ...line,
+        oldLine: d.oldLine === null ? null : d.oldLine + j,
+        newLine: d.newLine === null ? null : d.newLine + j,
+        text: texts[j] ?? "",
+      });
+    }
+  }
+  return out;
 }
 
 function readSegments(c: Columns, i: number, segCount: number): Segment[] {

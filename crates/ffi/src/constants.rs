@@ -146,6 +146,10 @@ pub const V4A_DIFF_STYLE_NONE: v4a_diff_style = 0;
 pub const V4A_DIFF_STYLE_FULL: v4a_diff_style = 1;
 /// `v4a_options.diff_style`: changed lines with `diff_context` lines of context.
 pub const V4A_DIFF_STYLE_CHANGES: v4a_diff_style = 2;
+/// `v4a_options.diff_style`: every line of the file, each run of equal lines as one entry
+/// whose `v4a_diff_columns.counts` gives its number of lines (`v4a_result_line_diff`); the
+/// rows of `v4a_result_diff`, which have no count, are those of `V4A_DIFF_STYLE_FULL`.
+pub const V4A_DIFF_STYLE_RUNS: v4a_diff_style = 3;
 
 /// The kind of a diff line or segment: `V4A_DIFF_EQUAL`, `V4A_DIFF_DELETE` or `V4A_DIFF_ADD`.
 pub type v4a_diff_kind = u32;

@@ -44,6 +44,12 @@ pub struct v4a_diff_columns {
     /// The character-level segments, offsets relative to their line's start, in the same
     /// unit.
     pub segments: v4a_segments,
+    /// The number of lines of each entry: 1, except for an equal entry of a
+    /// `V4A_DIFF_STYLE_RUNS` diff, which stands for `counts[i]` equal lines (original lines
+    /// `old_lines[i]` on, new lines `new_lines[i]` on) and whose text runs from the first
+    /// line's start to the last line's end: the terminators between them included (LF, CRLF
+    /// or lone CR, as in the texts), the last one's excluded.
+    pub counts: *const u32,
 }
 
 /// The structured line diff of a result as columns (from `v4a_result_line_diff`), or the
@@ -83,6 +89,7 @@ impl Stored {
             segment_starts: ptr_of(&d.segment_starts),
             segment_counts: ptr_of(&d.segment_counts),
             segments: v4a_segments::of(&self.segments),
+            counts: ptr_of(&d.counts),
         }
     }
 }
@@ -90,7 +97,8 @@ impl Stored {
 /// The structured line diff of a successful result, as columns: the same entries (and, with
 /// `options->refine`, segments) that applying with these options gives `v4a_result_diff`,
 /// without copying a line. `options` gives `diff_style` (`V4A_DIFF_STYLE_NONE` is an empty
-/// diff), `diff_context`, `refine` and the refinement limits; NULL is the defaults (no diff).
+/// diff; `V4A_DIFF_STYLE_RUNS` the compact full diff, one entry per run of equal lines),
+/// `diff_context`, `refine` and the refinement limits; NULL is the defaults (no diff).
 /// Apply with `V4A_DIFF_STYLE_NONE` and ask for the diff here: the cheap path for a binding
 /// that converts the diff into its own objects.
 ///
@@ -180,6 +188,7 @@ const EMPTY_COLUMNS: v4a_diff_columns = v4a_diff_columns {
     segment_starts: std::ptr::null(),
     segment_counts: std::ptr::null(),
     segments: v4a_segments::EMPTY,
+    counts: std::ptr::null(),
 };
 
 impl crate::boundary::Fallback for v4a_diff_columns {

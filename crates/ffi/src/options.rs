@@ -6,8 +6,8 @@ use std::mem::{offset_of, size_of};
 use crate::boundary::{enum_in, ffi_boundary, flag_in, out_value};
 use crate::constants::{
     v4a_diff_style, v4a_level, v4a_line_ending, v4a_status, V4A_DEFAULT_DIFF_CONTEXT,
-    V4A_DIFF_STYLE_CHANGES, V4A_DIFF_STYLE_FULL, V4A_DIFF_STYLE_NONE, V4A_LINE_ENDING_CRLF,
-    V4A_LINE_ENDING_LF, V4A_NO_FUZZ_LIMIT, V4A_STATUS_OK,
+    V4A_DIFF_STYLE_CHANGES, V4A_DIFF_STYLE_FULL, V4A_DIFF_STYLE_NONE, V4A_DIFF_STYLE_RUNS,
+    V4A_LINE_ENDING_CRLF, V4A_LINE_ENDING_LF, V4A_NO_FUZZ_LIMIT, V4A_STATUS_OK,
 };
 use engine::{DiffStyle, Error, GenerateOptions, Level, LineEnding, Options, Status};
 
@@ -43,8 +43,9 @@ pub struct v4a_options {
     /// or `V4A_LINE_ENDING_CRLF`.
     pub add_file_line_ending: v4a_line_ending,
     /// Which structured line diff to compute: `V4A_DIFF_STYLE_NONE` (default),
-    /// `V4A_DIFF_STYLE_FULL` (every line) or `V4A_DIFF_STYLE_CHANGES` (changed lines with
-    /// `diff_context` lines of context).
+    /// `V4A_DIFF_STYLE_FULL` (every line), `V4A_DIFF_STYLE_CHANGES` (changed lines with
+    /// `diff_context` lines of context) or `V4A_DIFF_STYLE_RUNS` (every line, each run of
+    /// equal lines as one entry of `v4a_result_line_diff`).
     pub diff_style: v4a_diff_style,
     /// Context lines around each change for `V4A_DIFF_STYLE_CHANGES`. Default 3.
     pub diff_context: u32,
@@ -85,6 +86,7 @@ impl From<&Options> for v4a_options {
             DiffStyle::None => (V4A_DIFF_STYLE_NONE, V4A_DEFAULT_DIFF_CONTEXT),
             DiffStyle::Full => (V4A_DIFF_STYLE_FULL, V4A_DEFAULT_DIFF_CONTEXT),
             DiffStyle::Changes { context } => (V4A_DIFF_STYLE_CHANGES, context),
+            DiffStyle::Runs => (V4A_DIFF_STYLE_RUNS, V4A_DEFAULT_DIFF_CONTEXT),
         };
         v4a_options {
             struct_size: size_of::<v4a_options>() as u32,
@@ -203,12 +205,14 @@ pub(crate) unsafe fn options_in(ptr: *const v4a_options) -> Result<Options, Erro
             V4A_DIFF_STYLE_CHANGES => DiffStyle::Changes {
                 context: o.diff_context,
             },
+            V4A_DIFF_STYLE_RUNS => DiffStyle::Runs,
             other => {
                 return Err(Error::simple(
                     Status::InvalidArgument,
                     format!(
                         "v4a_options.diff_style is {other}: expected V4A_DIFF_STYLE_NONE (0), \
-                         V4A_DIFF_STYLE_FULL (1) or V4A_DIFF_STYLE_CHANGES (2)"
+                         V4A_DIFF_STYLE_FULL (1), V4A_DIFF_STYLE_CHANGES (2) or \
+                         V4A_DIFF_STYLE_RUNS (3)"
                     ),
                 ))
             }

@@ -167,7 +167,7 @@ fn structs_have_no_implicit_padding() {
     assert_eq!(size_of::<v4a_source>(), 2 * p + 8);
     assert_eq!(size_of::<v4a_options>(), 72);
     assert_eq!(size_of::<v4a_line_pair>(), 24);
-    assert_eq!(size_of::<v4a_diff_columns>(), 11 * p);
+    assert_eq!(size_of::<v4a_diff_columns>(), 12 * p);
     assert_eq!(size_of::<v4a_generate_options>(), 12);
     assert_eq!(size_of::<v4a_error>(), 40 + 12 * p);
     assert_eq!(size_of::<v4a_segment>(), 8 + 2 * p);

@@ -251,6 +251,7 @@ unsafe fn options_arg(
                 DiffStyle::None => (c::V4A_DIFF_STYLE_NONE, 3),
                 DiffStyle::Full => (c::V4A_DIFF_STYLE_FULL, 3),
                 DiffStyle::Changes { context } => (c::V4A_DIFF_STYLE_CHANGES, context),
+                DiffStyle::Runs => (c::V4A_DIFF_STYLE_RUNS, 3),
             };
             o.refine = opts.refine.into();
             o.search_budget = opts.search_budget;
@@ -262,7 +263,7 @@ unsafe fn options_arg(
             o.already_applied_is_error = u32::from(h[10] % 3);
             o.ensure_final_newline = u32::from(h[11] % 3);
             o.add_file_line_ending = u32::from(h[12] % 3);
-            o.diff_style = u32::from(h[13] % 4);
+            o.diff_style = u32::from(h[13] % 5);
             o.diff_context = u32::from(h[14]);
             o.refine = u32::from(h[15] % 3);
             o.max_fuzz = if h[10] & 0x80 != 0 {
@@ -292,6 +293,7 @@ unsafe fn options_arg(
                         2 => DiffStyle::Changes {
                             context: o.diff_context,
                         },
+                        3 => DiffStyle::Runs,
                         _ => return None,
                     },
                     refine: flag(o.refine)?,

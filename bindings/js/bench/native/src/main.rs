@@ -4,7 +4,8 @@
 //! workload (W1: 1,000 lines, W2: 100,000 lines, W6: 20,000 identical lines and a 400-line
 //! hunk, the same bytes as `benches/support/workloads.rs`) and prints `ready`. Then reads
 //! commands `ID STYLE N` on stdin (STYLE `none`; `full`: with the full structured diff as the
-//! JS binding asks for it, columns in UTF-16 units) and answers
+//! JS binding asks for it, columns in UTF-16 units; `runs`: the same with each run of equal
+//! lines as one entry) and answers
 //! each with the wall-clock nanoseconds of N calls of `v4a::apply`, so the JS side can
 //! alternate its own batches with these. Exits at the end of input.
 
@@ -76,6 +77,12 @@ fn main() {
                 // UTF-16 units (v4a_result_line_diff).
                 ("full", Ok(r)) => {
                     let d = r.line_diff(v4a::DiffStyle::Full, None);
+                    black_box(d.into_utf16(&r.source, &r.text));
+                    black_box(r);
+                }
+                // The compact full diff (`diff: "runs"`): each run of equal lines one entry.
+                ("runs", Ok(r)) => {
+                    let d = r.line_diff(v4a::DiffStyle::Runs, None);
                     black_box(d.into_utf16(&r.source, &r.text));
                     black_box(r);
                 }
