@@ -438,7 +438,7 @@ fn check_runs(a: &ApplyResult) -> Result<(), proptest::test_runner::TestCaseErro
     let units = |t: &str, at: usize| t[..at].encode_utf16().count();
     let u = d.clone().into_utf16(&a.source, &a.text);
     for i in 0..d.len() {
-        let t = if d.kinds[i] == DiffKind::Add {
+        let t: &str = if d.kinds[i] == DiffKind::Add {
             &a.text
         } else {
             &a.source
