@@ -215,6 +215,9 @@ fn locate_seen(
             crate::error::Status::SearchBudget => {
                 diagnose::over_budget(&mut index, &cx, hunks.len(), &placements, budget.limit())
             }
+            crate::error::Status::OverlappingHunks => {
+                out_of_order_fix(lines, hunks, i, &placements, (path, opts, seen), e)
+            }
             _ => e,
         })?;
         if p.already_applied && opts.already_applied_is_error {
@@ -230,14 +233,59 @@ fn locate_seen(
         ranges.push(&p, placements.len());
         placements.push(p);
     }
-    check_overlaps(hunks, &placements, path)?;
+    check_overlaps(hunks, &placements, path).map_err(|(e, h, other)| {
+        let o = diagnose::Overlap {
+            hunks,
+            placed: &placements,
+            h,
+            start: placements[h].start,
+            other,
+            other_start: placements[other].start,
+            upto: hunks.len(),
+        };
+        diagnose::with_trimmed_hunk(lines, &o, path, opts, seen, e)
+    })?;
     Ok(placements)
+}
+
+/// Hunk `i`'s out-of-order reading overlaps a hunk placed before it (`e`): `e` with the
+/// hunk trimmed of the context lines the other covers, when that verifies.
+fn out_of_order_fix(
+    lines: &Lines<'_>,
+    hunks: &[Hunk],
+    i: usize,
+    placed: &[Placement],
+    (path, opts, seen): (&str, &Options, bool),
+    e: Error,
+) -> Error {
+    let Some(start) = e.diagnostics().candidates.first().map(|&c| c as usize - 1) else {
+        return e;
+    };
+    let m = hunks[i].old_lines().count().max(1);
+    let Some(other) = overlapping_hunk(placed, start, m) else {
+        return e;
+    };
+    let o = diagnose::Overlap {
+        hunks,
+        placed,
+        h: i,
+        start,
+        other,
+        other_start: placed[other].start,
+        upto: i + 1,
+    };
+    diagnose::with_trimmed_hunk(lines, &o, path, opts, seen, e)
 }
 
 /// Two placements conflict when they share a file line, when an insertion falls strictly
 /// inside another hunk's lines, or when an insertion at the first line of a later hunk's
 /// lines comes later in the patch (the text would be written in the other order).
-fn check_overlaps(hunks: &[Hunk], placements: &[Placement], path: &str) -> Result<(), Error> {
+/// `Err`: the error, the later of the two hunks in the patch and the other.
+fn check_overlaps(
+    hunks: &[Hunk],
+    placements: &[Placement],
+    path: &str,
+) -> Result<(), (Error, usize, usize)> {
     let mut order: Vec<usize> = (0..placements.len())
         .filter(|&i| !placements[i].already_applied)
         .collect();
@@ -249,7 +297,8 @@ fn check_overlaps(hunks: &[Hunk], placements: &[Placement], path: &str) -> Resul
         let inside = b.old_len == 0 && b.start > a.start && b.start < a_end;
         let reversed = a.old_len == 0 && b.old_len > 0 && b.start == a.start && w[0] > w[1];
         if shared || inside || reversed {
-            return Err(diagnose::overlapping(hunks, placements, w[0], w[1], path));
+            let e = diagnose::overlapping(hunks, placements, w[0], w[1], path);
+            return Err((e, w[0].max(w[1]), w[0].min(w[1])));
         }
     }
     Ok(())
