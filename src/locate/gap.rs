@@ -397,6 +397,7 @@ fn checked_placement(
         hunk: &equivalent,
         seen: s.cx.seen,
         next: s.cx.next,
+        before: s.cx.before,
     };
     let es = Search {
         cx: &cx,

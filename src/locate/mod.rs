@@ -91,9 +91,27 @@ pub(crate) struct HunkRef<'c> {
     pub seen: bool,
     /// The file's next hunk, if any (a reading that would put it out of order is weaker).
     pub next: Option<&'c Hunk>,
+    /// The file's hunks before this one (a fix is verified with them placed first).
+    pub before: &'c [Hunk],
 }
 
 impl HunkRef<'_> {
+    /// Where `hunk`, resent in place of this one, lands when the patch's hunks before it are
+    /// placed first (as the model's resent patch is): its placement, or the error.
+    pub(crate) fn relocate(
+        &self,
+        lines: &Lines<'_>,
+        hunk: Hunk,
+        opts: &Options,
+    ) -> Result<Placement, Error> {
+        let mut hunks = self.before.to_vec();
+        hunks.push(hunk);
+        let mut placed = locate_hunks(lines, &hunks, self.path, opts, self.seen)?;
+        placed
+            .pop()
+            .ok_or_else(|| Error::simple(crate::error::Status::Internal, "no placement"))
+    }
+
     pub(crate) fn file_name(&self) -> String {
         if self.path.is_empty() {
             "the file".to_string()
@@ -202,6 +220,7 @@ fn locate_seen(
             hunk,
             seen,
             next: hunks.get(i + 1),
+            before: &hunks[..i],
         };
         let p = locate_one(
             &mut index,

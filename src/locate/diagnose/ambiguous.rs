@@ -141,9 +141,11 @@ fn with_context(
     hunk
 }
 
-/// Whether `hunk`, resent alone, lands on exactly file lines `at..at + len` (a placement that
-/// starts there but takes in another line, as a dropped or relaxed line would, is not the
-/// candidate).
+/// Whether `hunk`, resent after the file's hunks before it, lands on exactly file lines
+/// `at..at + len` (a placement that starts there but takes in another line, as a dropped or
+/// relaxed line would, is not the candidate). Read at `at` but overlapping a hunk before it
+/// only by context lines counts too: that refusal offers the hunk trimmed of them, itself
+/// verified.
 fn lands_at(
     index: &LineIndex<'_>,
     cx: &HunkRef<'_>,
@@ -151,9 +153,16 @@ fn lands_at(
     opts: &Options,
     (at, len): (usize, usize),
 ) -> bool {
-    let lines = index.lines();
-    let placed = crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen);
-    matches!(placed.as_deref(), Ok([p]) if p.start == at && p.old_len == len)
+    match cx.relocate(index.lines(), hunk, opts) {
+        Ok(p) => p.start == at && p.old_len == len,
+        Err(e) => {
+            let d = e.diagnostics();
+            e.status() == Status::OverlappingHunks
+                && d.corrected_hunk.is_some()
+                && d.hunk == Diagnostics::hunk_number(cx.hunk_index)
+                && d.candidates == [at as u32 + 1]
+        }
+    }
 }
 
 /// Whether `hunk`, resent with an empty context line between its body and the `after` context
@@ -187,11 +196,8 @@ fn blank_before_end_is_safe(
             patch_line: cx.hunk.patch_line,
         },
     );
-    let lines = index.lines();
-    let placed = crate::locate::locate_hunks(lines, &[resent], cx.path, opts, cx.seen);
-    match placed.as_deref() {
-        Ok([p]) => p.start == at,
-        Ok(_) => false,
+    match cx.relocate(index.lines(), resent, opts) {
+        Ok(p) => p.start == at,
         Err(_) => true,
     }
 }
@@ -280,7 +286,8 @@ fn separating_fixes(
         return (fixes, suggestion);
     }
     // Each candidate verifies up to HEADER_DEPTH + CONTEXT_TRIES resent hunks.
-    let per_candidate = (n + 1) * (HEADER_DEPTH + CONTEXT_TRIES);
+    // Each locates the hunks before this one again too.
+    let per_candidate = (n + 1) * (HEADER_DEPTH + CONTEXT_TRIES) * (cx.before.len() + 1);
     let take = if per_candidate * FIX_CANDIDATES <= VERIFY_LINES {
         FIX_CANDIDATES
     } else {
