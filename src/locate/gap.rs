@@ -392,12 +392,8 @@ fn checked_placement(
         .collect();
     p = finish(index, &texts, p, s.opts);
     let cx = HunkRef {
-        path: s.cx.path,
-        hunk_index: s.cx.hunk_index,
         hunk: &equivalent,
-        seen: s.cx.seen,
-        next: s.cx.next,
-        before: s.cx.before,
+        ..*s.cx
     };
     let es = Search {
         cx: &cx,

@@ -93,6 +93,8 @@ pub(crate) struct HunkRef<'c> {
     pub next: Option<&'c Hunk>,
     /// The file's hunks before this one (a fix is verified with them placed first).
     pub before: &'c [Hunk],
+    /// The file's hunks after this one (a fix must not take the lines they cover).
+    pub after: &'c [Hunk],
 }
 
 impl HunkRef<'_> {
@@ -110,6 +112,25 @@ impl HunkRef<'_> {
         placed
             .pop()
             .ok_or_else(|| Error::simple(crate::error::Status::Internal, "no placement"))
+    }
+
+    /// Whether the whole patch of the file, with `hunk` resent in place of this one, is free
+    /// of an overlap that no verified fix resolves (a fix's lines reaching into where a later
+    /// hunk goes). Other refusals of later hunks are theirs to fix.
+    pub(crate) fn clear_of_later(&self, lines: &Lines<'_>, hunk: Hunk, opts: &Options) -> bool {
+        if self.after.is_empty() {
+            return true;
+        }
+        let mut hunks = self.before.to_vec();
+        hunks.push(hunk);
+        hunks.extend_from_slice(self.after);
+        match locate_hunks(lines, &hunks, self.path, opts, self.seen) {
+            Ok(_) => true,
+            Err(e) => {
+                e.status() != crate::error::Status::OverlappingHunks
+                    || e.diagnostics().corrected_hunk.is_some()
+            }
+        }
     }
 
     pub(crate) fn file_name(&self) -> String {
@@ -221,6 +242,7 @@ fn locate_seen(
             seen,
             next: hunks.get(i + 1),
             before: &hunks[..i],
+            after: &hunks[i + 1..],
         };
         let p = locate_one(
             &mut index,

@@ -153,8 +153,8 @@ fn lands_at(
     opts: &Options,
     (at, len): (usize, usize),
 ) -> bool {
-    match cx.relocate(index.lines(), hunk, opts) {
-        Ok(p) => p.start == at && p.old_len == len,
+    match cx.relocate(index.lines(), hunk.clone(), opts) {
+        Ok(p) => p.start == at && p.old_len == len && cx.clear_of_later(index.lines(), hunk, opts),
         Err(e) => {
             let d = e.diagnostics();
             e.status() == Status::OverlappingHunks
@@ -205,7 +205,7 @@ fn blank_before_end_is_safe(
 /// How many separating context fixes of one candidate are verified at most (the smallest
 /// first): a fix can separate the candidates and still not land, when the engine drops a
 /// trailing empty line or a looser level finds another place.
-const CONTEXT_TRIES: usize = 3;
+const CONTEXT_TRIES: usize = 6;
 
 /// The numbers of file lines before and after candidate `c` (`m` lines long) that no other
 /// candidate has around it at the loosest level, fewest in all first, then more before; at
@@ -287,7 +287,8 @@ fn separating_fixes(
     }
     // Each candidate verifies up to HEADER_DEPTH + CONTEXT_TRIES resent hunks.
     // Each locates the hunks before this one again too.
-    let per_candidate = (n + 1) * (HEADER_DEPTH + CONTEXT_TRIES) * (cx.before.len() + 1);
+    let hunks = cx.before.len() + 1 + cx.after.len();
+    let per_candidate = (n + 1) * (HEADER_DEPTH + CONTEXT_TRIES) * 2 * hunks;
     let take = if per_candidate * FIX_CANDIDATES <= VERIFY_LINES {
         FIX_CANDIDATES
     } else {
