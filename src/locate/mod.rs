@@ -97,7 +97,22 @@ pub(crate) struct HunkRef<'c> {
     pub after: &'c [Hunk],
 }
 
+/// How many of a file's other hunks a fix's verification places with it at most (each
+/// verification locates them again): in a larger patch the hunk is verified alone, and not
+/// against the hunks after it.
+pub(crate) const VERIFY_HUNKS: usize = 16;
+
 impl HunkRef<'_> {
+    /// The hunks placed before this one when a fix is verified: all of them, or none in a
+    /// patch with more than [`VERIFY_HUNKS`] before it.
+    pub(crate) fn verified_before(&self) -> &[Hunk] {
+        if self.before.len() > VERIFY_HUNKS {
+            &[]
+        } else {
+            self.before
+        }
+    }
+
     /// Where `hunk`, resent in place of this one, lands when the patch's hunks before it are
     /// placed first (as the model's resent patch is): its placement, or the error.
     pub(crate) fn relocate(
@@ -106,7 +121,7 @@ impl HunkRef<'_> {
         hunk: Hunk,
         opts: &Options,
     ) -> Result<Placement, Error> {
-        let mut hunks = self.before.to_vec();
+        let mut hunks = self.verified_before().to_vec();
         hunks.push(hunk);
         let mut placed = locate_hunks(lines, &hunks, self.path, opts, self.seen)?;
         placed
@@ -118,10 +133,10 @@ impl HunkRef<'_> {
     /// of an overlap that no verified fix resolves (a fix's lines reaching into where a later
     /// hunk goes). Other refusals of later hunks are theirs to fix.
     pub(crate) fn clear_of_later(&self, lines: &Lines<'_>, hunk: Hunk, opts: &Options) -> bool {
-        if self.after.is_empty() {
+        if self.after.is_empty() || self.after.len() > VERIFY_HUNKS {
             return true;
         }
-        let mut hunks = self.before.to_vec();
+        let mut hunks = self.verified_before().to_vec();
         hunks.push(hunk);
         hunks.extend_from_slice(self.after);
         match locate_hunks(lines, &hunks, self.path, opts, self.seen) {

@@ -287,7 +287,7 @@ fn separating_fixes(
     }
     // Each candidate verifies up to HEADER_DEPTH + CONTEXT_TRIES resent hunks.
     // Each locates the hunks before this one again too.
-    let hunks = cx.before.len() + 1 + cx.after.len();
+    let hunks = cx.verified_before().len() + 1 + cx.after.len().min(crate::locate::VERIFY_HUNKS);
     let per_candidate = (n + 1) * (HEADER_DEPTH + CONTEXT_TRIES) * 2 * hunks;
     let take = if per_candidate * FIX_CANDIDATES <= VERIFY_LINES {
         FIX_CANDIDATES

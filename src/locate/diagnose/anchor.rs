@@ -91,7 +91,7 @@ fn stacked_anchor_fixes(
         return Vec::new();
     };
     // Each check locates the hunk in the whole file again: only on files where that is cheap.
-    let scans = index.len().saturating_mul(cx.before.len() + 1);
+    let scans = index.len().saturating_mul(cx.verified_before().len() + 1);
     if scans > 200_000 || CHECKING.with(|c| c.replace(true)) {
         return Vec::new();
     }
