@@ -106,7 +106,9 @@ pub(crate) fn locate(
     let mut probes = probes(hunks, n, opts)?;
     find_windows(lines, &mut probes, opts)?;
     let placements = place(hunks, &probes)?;
-    Some(check_overlaps(hunks, &placements, path).map(|()| placements))
+    // Overlapping hunks: the line path gives the same error, with its fix checked.
+    check_overlaps(hunks, &placements, path).ok()?;
+    Some(Ok(placements))
 }
 
 /// A probe for every hunk, or `None` when some hunk's old side cannot be placed by comparing

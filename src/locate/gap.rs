@@ -410,11 +410,8 @@ pub(super) fn checked_equivalent(
         .collect();
     p = finish(index, &texts, p, s.opts);
     let cx = HunkRef {
-        path: s.cx.path,
-        hunk_index: s.cx.hunk_index,
         hunk: &equivalent,
-        seen: s.cx.seen,
-        next: s.cx.next,
+        ..*s.cx
     };
     let es = Search { cx: &cx, ..*s };
     let q = Placement {

@@ -96,9 +96,63 @@ pub(crate) struct HunkRef<'c> {
     pub seen: bool,
     /// The file's next hunk, if any (a reading that would put it out of order is weaker).
     pub next: Option<&'c Hunk>,
+    /// The file's hunks before this one (a fix is verified with them placed first).
+    pub before: &'c [Hunk],
+    /// The file's hunks after this one (a fix must not take the lines they cover).
+    pub after: &'c [Hunk],
 }
 
+/// How many of a file's other hunks a fix's verification places with it at most (each
+/// verification locates them again): in a larger patch the hunk is verified alone, and not
+/// against the hunks after it.
+pub(crate) const VERIFY_HUNKS: usize = 16;
+
 impl HunkRef<'_> {
+    /// The hunks placed before this one when a fix is verified: all of them, or none in a
+    /// patch with more than [`VERIFY_HUNKS`] before it.
+    pub(crate) fn verified_before(&self) -> &[Hunk] {
+        if self.before.len() > VERIFY_HUNKS {
+            &[]
+        } else {
+            self.before
+        }
+    }
+
+    /// Where `hunk`, resent in place of this one, lands when the patch's hunks before it are
+    /// placed first (as the model's resent patch is): its placement, or the error.
+    pub(crate) fn relocate(
+        &self,
+        lines: &Lines<'_>,
+        hunk: Hunk,
+        opts: &Options,
+    ) -> Result<Placement, Error> {
+        let mut hunks = self.verified_before().to_vec();
+        hunks.push(hunk);
+        let mut placed = locate_hunks(lines, &hunks, self.path, opts, self.seen)?;
+        placed
+            .pop()
+            .ok_or_else(|| Error::simple(crate::error::Status::Internal, "no placement"))
+    }
+
+    /// Whether the whole patch of the file, with `hunk` resent in place of this one, is free
+    /// of an overlap that no verified fix resolves (a fix's lines reaching into where a later
+    /// hunk goes). Other refusals of later hunks are theirs to fix.
+    pub(crate) fn clear_of_later(&self, lines: &Lines<'_>, hunk: Hunk, opts: &Options) -> bool {
+        if self.after.is_empty() || self.after.len() > VERIFY_HUNKS {
+            return true;
+        }
+        let mut hunks = self.verified_before().to_vec();
+        hunks.push(hunk);
+        hunks.extend_from_slice(self.after);
+        match locate_hunks(lines, &hunks, self.path, opts, self.seen) {
+            Ok(_) => true,
+            Err(e) => {
+                e.status() != crate::error::Status::OverlappingHunks
+                    || e.diagnostics().corrected_hunk.is_some()
+            }
+        }
+    }
+
     pub(crate) fn file_name(&self) -> String {
         if self.path.is_empty() {
             "the file".to_string()
@@ -218,6 +272,8 @@ fn locate_seen(
             hunk,
             seen,
             next: hunks.get(i + 1),
+            before: &hunks[..i],
+            after: &hunks[i + 1..],
         };
         let p = locate_one(
             &mut index,
@@ -230,6 +286,9 @@ fn locate_seen(
         .map_err(|e| match e.status() {
             crate::error::Status::SearchBudget => {
                 diagnose::over_budget(&mut index, &cx, hunks.len(), &placements, budget.limit())
+            }
+            crate::error::Status::OverlappingHunks => {
+                out_of_order_fix(lines, hunks, i, &placements, (path, opts, seen), e)
             }
             _ => e,
         })?;
@@ -246,14 +305,59 @@ fn locate_seen(
         ranges.push(&p, placements.len());
         placements.push(p);
     }
-    check_overlaps(hunks, &placements, path)?;
+    check_overlaps(hunks, &placements, path).map_err(|(e, h, other)| {
+        let o = diagnose::Overlap {
+            hunks,
+            placed: &placements,
+            h,
+            start: placements[h].start,
+            other,
+            other_start: placements[other].start,
+            upto: hunks.len(),
+        };
+        diagnose::with_trimmed_hunk(lines, &o, path, opts, seen, e)
+    })?;
     Ok(placements)
+}
+
+/// Hunk `i`'s out-of-order reading overlaps a hunk placed before it (`e`): `e` with the
+/// hunk trimmed of the context lines the other covers, when that verifies.
+fn out_of_order_fix(
+    lines: &Lines<'_>,
+    hunks: &[Hunk],
+    i: usize,
+    placed: &[Placement],
+    (path, opts, seen): (&str, &Options, bool),
+    e: Error,
+) -> Error {
+    let Some(start) = e.diagnostics().candidates.first().map(|&c| c as usize - 1) else {
+        return e;
+    };
+    let m = hunks[i].old_lines().count().max(1);
+    let Some(other) = overlapping_hunk(placed, start, m) else {
+        return e;
+    };
+    let o = diagnose::Overlap {
+        hunks,
+        placed,
+        h: i,
+        start,
+        other,
+        other_start: placed[other].start,
+        upto: i + 1,
+    };
+    diagnose::with_trimmed_hunk(lines, &o, path, opts, seen, e)
 }
 
 /// Two placements conflict when they share a file line, when an insertion falls strictly
 /// inside another hunk's lines, or when an insertion at the first line of a later hunk's
 /// lines comes later in the patch (the text would be written in the other order).
-fn check_overlaps(hunks: &[Hunk], placements: &[Placement], path: &str) -> Result<(), Error> {
+/// `Err`: the error, the later of the two hunks in the patch and the other.
+fn check_overlaps(
+    hunks: &[Hunk],
+    placements: &[Placement],
+    path: &str,
+) -> Result<(), (Error, usize, usize)> {
     let mut order: Vec<usize> = (0..placements.len())
         .filter(|&i| !placements[i].already_applied)
         .collect();
@@ -265,7 +369,8 @@ fn check_overlaps(hunks: &[Hunk], placements: &[Placement], path: &str) -> Resul
         let inside = b.old_len == 0 && b.start > a.start && b.start < a_end;
         let reversed = a.old_len == 0 && b.old_len > 0 && b.start == a.start && w[0] > w[1];
         if shared || inside || reversed {
-            return Err(diagnose::overlapping(hunks, placements, w[0], w[1], path));
+            let e = diagnose::overlapping(hunks, placements, w[0], w[1], path);
+            return Err((e, w[0].max(w[1]), w[0].min(w[1])));
         }
     }
     Ok(())

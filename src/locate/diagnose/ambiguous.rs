@@ -141,9 +141,11 @@ fn with_context(
     hunk
 }
 
-/// Whether `hunk`, resent alone, lands on exactly file lines `at..at + len` (a placement that
-/// starts there but takes in another line, as a dropped or relaxed line would, is not the
-/// candidate).
+/// Whether `hunk`, resent after the file's hunks before it, lands on exactly file lines
+/// `at..at + len` (a placement that starts there but takes in another line, as a dropped or
+/// relaxed line would, is not the candidate). Read at `at` but overlapping a hunk before it
+/// only by context lines counts too: that refusal offers the hunk trimmed of them, itself
+/// verified.
 fn lands_at(
     index: &LineIndex<'_>,
     cx: &HunkRef<'_>,
@@ -151,9 +153,16 @@ fn lands_at(
     opts: &Options,
     (at, len): (usize, usize),
 ) -> bool {
-    let lines = index.lines();
-    let placed = crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen);
-    matches!(placed.as_deref(), Ok([p]) if p.start == at && p.old_len == len)
+    match cx.relocate(index.lines(), hunk.clone(), opts) {
+        Ok(p) => p.start == at && p.old_len == len && cx.clear_of_later(index.lines(), hunk, opts),
+        Err(e) => {
+            let d = e.diagnostics();
+            e.status() == Status::OverlappingHunks
+                && d.corrected_hunk.is_some()
+                && d.hunk == Diagnostics::hunk_number(cx.hunk_index)
+                && d.candidates == [at as u32 + 1]
+        }
+    }
 }
 
 /// Whether `hunk`, resent with an empty context line between its body and the `after` context
@@ -187,11 +196,8 @@ fn blank_before_end_is_safe(
             patch_line: cx.hunk.patch_line,
         },
     );
-    let lines = index.lines();
-    let placed = crate::locate::locate_hunks(lines, &[resent], cx.path, opts, cx.seen);
-    match placed.as_deref() {
-        Ok([p]) => p.start == at,
-        Ok(_) => false,
+    match cx.relocate(index.lines(), resent, opts) {
+        Ok(p) => p.start == at,
         Err(_) => true,
     }
 }
@@ -199,7 +205,7 @@ fn blank_before_end_is_safe(
 /// How many separating context fixes of one candidate are verified at most (the smallest
 /// first): a fix can separate the candidates and still not land, when the engine drops a
 /// trailing empty line or a looser level finds another place.
-const CONTEXT_TRIES: usize = 3;
+const CONTEXT_TRIES: usize = 6;
 
 /// The numbers of file lines before and after candidate `c` (`m` lines long) that no other
 /// candidate has around it at the loosest level, fewest in all first, then more before; at
@@ -280,7 +286,9 @@ fn separating_fixes(
         return (fixes, suggestion);
     }
     // Each candidate verifies up to HEADER_DEPTH + CONTEXT_TRIES resent hunks.
-    let per_candidate = (n + 1) * (HEADER_DEPTH + CONTEXT_TRIES);
+    // Each locates the hunks before this one again too.
+    let hunks = cx.verified_before().len() + 1 + cx.after.len().min(crate::locate::VERIFY_HUNKS);
+    let per_candidate = (n + 1) * (HEADER_DEPTH + CONTEXT_TRIES) * 2 * hunks;
     let take = if per_candidate * FIX_CANDIDATES <= VERIFY_LINES {
         FIX_CANDIDATES
     } else {

@@ -67,6 +67,10 @@ pub(crate) fn anchor_ambiguous(
 /// How many of an ambiguous anchor's lines (the first, in file order) get a verified fix.
 const ANCHOR_FIX_CANDIDATES: usize = 5;
 
+/// How many of the lines just before an ambiguous anchor's line (nearest first) are tried as
+/// the anchor stacked before it, when the line has no enclosing header.
+const PRECEDING_TRIES: usize = 3;
+
 /// For each of the first lines an ambiguous anchor matches, the enclosing header stacked
 /// before the anchor as one "To pick line N: …" sentence, N being where the hunk then lands:
 /// offered only when the hunk, located again with that anchor, lands there. An anchor's
@@ -87,21 +91,32 @@ fn stacked_anchor_fixes(
         return Vec::new();
     };
     // Each check locates the hunk in the whole file again: only on files where that is cheap.
-    if index.len() > 200_000 || CHECKING.with(|c| c.replace(true)) {
+    let scans = index.len().saturating_mul(cx.verified_before().len() + 1);
+    if scans > 200_000 || CHECKING.with(|c| c.replace(true)) {
         return Vec::new();
     }
     let lines = index.lines();
     let mut out = Vec::new();
     let mut seen_landing = Vec::new();
     for &c in found.iter().take(ANCHOR_FIX_CANDIDATES) {
+        // The enclosing headers (two levels out), else one of the lines just before the
+        // anchor's line (a flat text's block runs on past it).
+        let mut outers = Vec::new();
         let mut at = c;
         for _ in 0..2 {
             let Some(h) = enclosing_header(index, at, 2000) else {
                 break;
             };
             at = h;
+            outers.push(h);
+        }
+        if outers.is_empty() {
+            outers.extend((c.saturating_sub(PRECEDING_TRIES)..c).rev());
+        }
+        for h in outers {
             let text = lines.get(h).trim().to_string();
-            if text.is_empty() || text.chars().count() > 240 {
+            // Another line the anchor matches would read as that line, not as its block.
+            if text.is_empty() || text.chars().count() > 240 || found.contains(&h) {
                 continue;
             }
             let mut hunk = cx.hunk.clone();
@@ -112,8 +127,7 @@ fn stacked_anchor_fixes(
                     patch_line: anchor.patch_line,
                 },
             );
-            let placed = crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen);
-            if let Ok([p]) = placed.as_deref() {
+            if let Ok(p) = cx.relocate(lines, hunk, opts) {
                 if !seen_landing.contains(&p.start) {
                     seen_landing.push(p.start);
                     out.push(format!(
@@ -278,11 +292,10 @@ fn closest_anchor_checked(
     if CHECKING.with(|c| c.replace(true)) {
         return (String::new(), false);
     }
-    let relocated = crate::locate::locate_hunks(lines, &[hunk], cx.path, opts, cx.seen);
+    let relocated = cx.relocate(lines, hunk, opts);
     CHECKING.with(|c| c.set(false));
     match relocated {
-        Ok(p) if p.len() == 1 => (format!("{to} lands at line {}.", p[0].start + 1), true),
-        Ok(_) => (String::new(), false),
+        Ok(p) => (format!("{to} lands at line {}.", p.start + 1), true),
         Err(e) if e.diagnostics().corrected_hunk.is_some() => (
             format!(
                 "{to}'s lines are not found as quoted, but a corrected hunk is offered for it \

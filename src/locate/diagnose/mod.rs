@@ -6,6 +6,7 @@ mod ambiguous;
 mod anchor;
 mod corrected;
 mod not_found;
+mod overlap;
 mod placed;
 mod region;
 mod text;
@@ -16,6 +17,7 @@ pub(crate) use ambiguous::{
 };
 pub(crate) use anchor::{anchor_ambiguous, anchor_not_found};
 pub(crate) use not_found::not_found;
+pub(crate) use overlap::{with_trimmed_hunk, Overlap};
 pub(crate) use placed::{
     already_applied_error, fuzz_limit, over_budget, overlapping, overlaps_placed, removed_lines,
 };
