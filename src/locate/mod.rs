@@ -250,20 +250,7 @@ fn locate_seen(
     let mut region_start = 0usize;
     let mut total_fuzz = 0u32;
     if hunks.len() >= 4 {
-        // Many hunks: find all their exact matches in one pass instead of one scan each.
-        // The old sides as slices of one vector (one `Vec` per hunk was 40 bytes a one-line
-        // hunk, more than its line).
-        let mut flat: Vec<&str> =
-            Vec::with_capacity(hunks.iter().map(|h| old_lines(h).count()).sum());
-        flat.extend(hunks.iter().flat_map(old_lines).map(|l| l.text.as_str()));
-        let mut olds: Vec<&[&str]> = Vec::with_capacity(hunks.len());
-        let mut rest = flat.as_slice();
-        for h in hunks {
-            let (side, after) = rest.split_at(old_lines(h).count());
-            olds.push(side);
-            rest = after;
-        }
-        index.prefetch_exact(&olds, CANDIDATE_LIMIT, &mut budget)?;
+        prefetch(&mut index, hunks, &mut budget)?;
     }
     for (i, hunk) in hunks.iter().enumerate() {
         let cx = HunkRef {
@@ -318,6 +305,22 @@ fn locate_seen(
         diagnose::with_trimmed_hunk(lines, &o, path, opts, seen, e)
     })?;
     Ok(placements)
+}
+
+/// Many hunks: all their exact matches found in one pass instead of one scan each. The old
+/// sides as slices of one vector (one `Vec` per hunk was 40 bytes a one-line hunk, more than
+/// its line).
+fn prefetch(index: &mut LineIndex<'_>, hunks: &[Hunk], budget: &mut Budget) -> Result<(), Error> {
+    let mut flat: Vec<&str> = Vec::with_capacity(hunks.iter().map(|h| old_lines(h).count()).sum());
+    flat.extend(hunks.iter().flat_map(old_lines).map(|l| l.text.as_str()));
+    let mut olds: Vec<&[&str]> = Vec::with_capacity(hunks.len());
+    let mut rest = flat.as_slice();
+    for h in hunks {
+        let (side, after) = rest.split_at(old_lines(h).count());
+        olds.push(side);
+        rest = after;
+    }
+    index.prefetch_exact(&olds, CANDIDATE_LIMIT, budget)
 }
 
 /// Hunk `i`'s out-of-order reading overlaps a hunk placed before it (`e`): `e` with the
