@@ -356,7 +356,7 @@ fn render(groups: &[Group], a: &Lines<'_>, b: &Lines<'_>) -> String {
 /// The patch applies back exactly: `apply(old, make_patch(old, new, ..))` gives `new` byte for
 /// byte. Differences a V4A patch cannot express (a changed line terminator, an added or removed
 /// BOM) are reported as [`Status::InvalidArgument`]. Identical texts give an envelope with no
-/// operation (`*** Begin Patch` / `*** End Patch`), which [`Patch::parse`]
+/// operation (`*** Begin Patch` / `*** End Patch`), which [`Patch::parse`](crate::Patch::parse)
 /// refuses as an empty patch (SPEC §2.3), so check `old != new` first.
 ///
 /// ```

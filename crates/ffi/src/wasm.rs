@@ -6,16 +6,12 @@
 use std::alloc::{alloc, dealloc, Layout};
 use std::mem::size_of;
 
-use crate::boundary::{bytes_in, ffi_boundary, out_ptr};
-use crate::constants::v4a_status;
 use crate::error::v4a_error;
 use crate::line_diff::v4a_diff_columns;
-use crate::options::{options_in, v4a_generate_options, v4a_options};
+use crate::options::{v4a_generate_options, v4a_options};
 use crate::patch::{v4a_op, v4a_source};
 use crate::refine::v4a_line_pair;
-use crate::result::{
-    publish_result, v4a_change, v4a_diff_line, v4a_hunk_report, v4a_result, v4a_segment,
-};
+use crate::result::{v4a_change, v4a_diff_line, v4a_hunk_report, v4a_segment};
 use crate::result_set::v4a_file_result;
 use crate::unified_diff::v4a_unified_diff_input;
 use crate::views::{v4a_bytes, v4a_u32s};
