@@ -338,9 +338,10 @@ unsafe fn ffi_unsafe(data: &[u8]) {
     let raw = u32::from(h[8]) | u32::from(h[9]) << 24;
     for s in [raw, u32::from(h[8] % 20)] {
         let name = c_str(c::v4a_status_str(c::v4a_status(s)));
+        // IO_ERROR is the C ABI's own (the workspace layer's), not one of the engine's.
         assert_eq!(
             name == "UNKNOWN",
-            Status::from_code(s).is_none(),
+            Status::from_code(s).is_none() && s != c::V4A_STATUS_IO_ERROR,
             "status {s}: {name}"
         );
         c_str(c::v4a_status_category(c::v4a_status(s)));
