@@ -579,7 +579,7 @@ fn locate_once(
 }
 
 /// A hunk found nowhere inside its innermost anchor's block, where that block holds none of
-/// the hunk's non-blank context and `-` lines at the loosest level allowed, and those are at
+/// the hunk's [`telling`] context and `-` lines at the loosest level allowed, and those are at
 /// least [`ANCHOR_ELSEWHERE_LINES`] different lines (so that neither a miscopied line nor a
 /// line the file changed since the model read it can explain the mismatch): the anchor does
 /// not describe where the hunk's lines are (a model that named the header above the change,
@@ -633,12 +633,12 @@ fn anchor_elsewhere(
     }
 }
 
-/// The fewest different non-blank context and `-` lines for [`anchor_elsewhere`] to set an
+/// The fewest different [`telling`] context and `-` lines for [`anchor_elsewhere`] to set an
 /// anchor aside: one or two lines that differ from the block are a miscopy or a changed line
 /// as likely as a wrong anchor.
 const ANCHOR_ELSEWHERE_LINES: usize = 3;
 
-/// True when no line of `block` equals, at `level`, one of the hunk's non-blank context and
+/// True when no line of `block` equals, at `level`, one of the hunk's [`telling`] context and
 /// `-` lines, and the hunk has at least [`ANCHOR_ELSEWHERE_LINES`] different ones. One
 /// normalisation per line, charged to the budget.
 fn block_shares_nothing(
@@ -651,7 +651,7 @@ fn block_shares_nothing(
     let wanted: std::collections::HashSet<String> = hunk
         .lines
         .iter()
-        .filter(|l| l.kind != LineKind::Add && !l.text.trim().is_empty())
+        .filter(|l| l.kind != LineKind::Add && telling(&l.text))
         .map(|l| crate::level::normalized(&l.text, level))
         .collect();
     let end = block.end.min(index.len());
@@ -665,6 +665,13 @@ fn block_shares_nothing(
         buf.clear();
         !wanted.contains(crate::level::normalize(lines.get(i), level, &mut buf))
     }))
+}
+
+/// A line with a letter or a digit. Blank lines and lines of punctuation alone (`{`, `}`,
+/// `});`) stand in nearly every block of a file, so a block holding one says nothing about
+/// whether it is the place a hunk meant.
+fn telling(line: &str) -> bool {
+    line.chars().any(char::is_alphanumeric)
 }
 
 /// A hunk found nowhere as written: some context lines the file has otherwise (relaxed), or
