@@ -451,6 +451,14 @@ pub(crate) fn check_slide(
     if edge.trim().is_empty() {
         return Ok(());
     }
+    let adds: Vec<&str> = body
+        .iter()
+        .filter(|l| l.kind == Add)
+        .map(|l| l.text.as_str())
+        .collect();
+    if level_settles(index, p, &adds, down) {
+        return Ok(());
+    }
     let n = index.len();
     let copies = index.find_line(
         edge,
@@ -468,11 +476,6 @@ pub(crate) fn check_slide(
     // does (the drift case: `  })` then `})` elsewhere, `  })` then a new test here). Where the
     // hunk's place holds as much of it, the copy adds nothing but lacks the hunk's other
     // context line. Every copy is one when there are too many to look at.
-    let adds: Vec<&str> = body
-        .iter()
-        .filter(|l| l.kind == Add)
-        .map(|l| l.text.as_str())
-        .collect();
     let many = copies.len() >= SLIDE_COPIES;
     let lines = index.lines();
     let extent = |c: usize| {
@@ -504,6 +507,45 @@ pub(crate) fn check_slide(
     }
     Err(diagnose::ambiguous_slide(s.cx, at, &others, edge, down))
 }
+
+/// Whether the indentation around a slidable insertion says that sliding it cannot change what
+/// it means: the added lines are indented (the file has blocks), and the nearest non-blank
+/// line past the hunk on the slide side (down: after it; up: before it) is indented no deeper
+/// than the shallowest added line. A copy of the edge line elsewhere is then no other reading:
+/// the block stands among lines of its own level or outside it, as the model wrote it. When
+/// that neighbour is deeper (`+  })`, `+})`, `+describe(…)` … before the file's `  })` and the
+/// `  it(…)` after it), putting the block here or past the neighbour gives those lines different
+/// blocks, and the copies decide. Flat text (no added line indented) says nothing either way.
+fn level_settles(index: &LineIndex<'_>, p: &Placement, adds: &[&str], down: bool) -> bool {
+    let widths = || adds.iter().filter_map(|a| indent_width(a));
+    let (Some(shallowest), Some(deepest)) = (widths().min(), widths().max()) else {
+        return false;
+    };
+    if deepest == 0 {
+        return false;
+    }
+    let lines = index.lines();
+    let n = lines.len();
+    let beyond: Box<dyn Iterator<Item = usize>> = if down {
+        Box::new(p.start + p.old_len..n)
+    } else {
+        Box::new((0..p.start).rev())
+    };
+    let mut neighbour = beyond.take(SLIDE_NEIGHBOUR_SCAN + 1).enumerate();
+    match neighbour.find_map(|(k, j)| {
+        (k == SLIDE_NEIGHBOUR_SCAN)
+            .then_some(None)
+            .or_else(|| indent_width(lines.get(j)).map(Some))
+    }) {
+        Some(Some(w)) => w <= shallowest,
+        Some(None) => false,
+        // Only blank lines up to the file's edge: nothing there for the block to hold.
+        None => true,
+    }
+}
+
+/// How many blank lines [`level_settles`] looks past for the slidable insertion's neighbour.
+const SLIDE_NEIGHBOUR_SCAN: usize = 64;
 
 /// How many copies of a slidable edge line [`check_slide`] compares with the hunk's place;
 /// with more, every copy counts as another reading.

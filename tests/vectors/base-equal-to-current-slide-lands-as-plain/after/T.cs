@@ -1,0 +1,21 @@
+    [Test]
+    public void A()
+    {
+        Run();
+    }
+
+    [Test]
+    public void B()
+    {
+    }
+
+    [Test]
+    public void New()
+    {
+        Run();
+    }
+
+    [Test]
+    public void C()
+    {
+    }
