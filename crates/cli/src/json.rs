@@ -275,8 +275,6 @@ fn error(f: &Failure) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use v4a::Patch;
-    use v4a_workspace::{Workspace, WorkspaceOptions};
 
     /// The document with `--json-diff` as it was written when the engine materialised the
     /// diff first (`Options::diff` and `refine`, then each `DiffLine` as a value).
@@ -292,45 +290,10 @@ mod tests {
         serde_json::to_string_pretty(&doc).expect("json")
     }
 
-    /// CRLF, a BOM, no final newline, refined pairs, an unrefined block, an added and a
-    /// deleted file, several files in one patch, and a block large enough to be refined twice
-    /// over: the streamed document is byte for byte the materialised one.
+    /// The fixture's streamed document is byte for byte the materialised one.
     #[test]
     fn the_streamed_diff_is_the_materialised_one_byte_for_byte() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let big_old: String = (0..400).map(|i| format!("let v{i} = f({i});\n")).collect();
-        let files: [(&str, String); 5] = [
-            ("crlf.txt", "one\r\ntwo\r\nthree\r\nfour\r\n".into()),
-            ("bom.txt", "\u{feff}alpha beta\ngamma\ndelta".into()),
-            ("plain.rs", "fn main() {\n    println!(\"hi\");\n}\n".into()),
-            ("gone.txt", "bye\n".into()),
-            ("big.rs", big_old.clone()),
-        ];
-        for (name, text) in &files {
-            std::fs::write(dir.path().join(name), text).expect("write");
-        }
-        let big: String = big_old
-            .lines()
-            .map(|l| format!("-{l}\n"))
-            .chain(
-                big_old
-                    .lines()
-                    .map(|l| format!("+{}\n", l.replace("f(", "g("))),
-            )
-            .collect();
-        let patch = format!(
-            "*** Begin Patch\n*** Update File: crlf.txt\n@@\n one\n-two\n+two and a half\n three\n\
-             *** Update File: bom.txt\n@@\n-alpha beta\n+alpha béta\n gamma\n-delta\n+epsilon\n\
-             *** Update File: plain.rs\n@@\n fn main() {{\n-    println!(\"hi\");\n\
-             +    println!(\"hello\");\n+    zzz_completely_unrelated_999();\n }}\n\
-             *** Add File: new.txt\n+fresh\n+lines\n*** Delete File: gone.txt\n\
-             *** Update File: big.rs\n@@\n{big}*** End Patch\n"
-        );
-        let patch = Patch::parse(&patch).expect("patch");
-        let ws = Workspace::open(dir.path()).expect("workspace");
-        let outcome = ws
-            .preview(&patch, &WorkspaceOptions::default())
-            .expect("preview");
+        let (_dir, outcome) = crate::fixture::outcome();
         let doc = Success {
             outcome: &outcome,
             dry_run: false,

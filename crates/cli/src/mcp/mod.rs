@@ -437,17 +437,11 @@ fn status_of(f: &Failure) -> &'static str {
 
 /// The dry run's text: each file's unified diff, then where each hunk landed.
 fn preview_text(r: &v4a::PatchResult) -> String {
-    let mut out = String::new();
-    for f in &r.files {
-        crate::render::file_diff(&mut out, &f.applied);
-    }
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    out.push_str("Dry run: nothing was written. The patch applies:\n");
-    crate::render::report(&mut out, r);
+    let mut out = Vec::new();
+    // Writing to memory does not fail.
+    let _ = crate::render::preview(&mut out, r);
     // The renderer writes terminal styles; the model gets plain text.
-    anstream::adapter::strip_str(&out).to_string()
+    anstream::adapter::strip_str(&String::from_utf8_lossy(&out)).to_string()
 }
 
 fn result(text: String, doc: Value, is_error: bool) -> CallToolResult {
