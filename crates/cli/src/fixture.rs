@@ -9,6 +9,11 @@ use v4a_workspace::{Outcome, Workspace, WorkspaceOptions};
 /// patch, and a block large enough to be refined twice over. The directory lives as long as
 /// the returned guard.
 pub fn outcome() -> (tempfile::TempDir, Outcome) {
+    outcome_with(v4a::Options::default())
+}
+
+/// [`outcome`] with the engine's options `engine`.
+pub fn outcome_with(engine: v4a::Options) -> (tempfile::TempDir, Outcome) {
     let dir = tempfile::tempdir().expect("tempdir");
     let big_old: String = (0..400).map(|i| format!("let v{i} = f({i});\n")).collect();
     let files: [(&str, String); 6] = [
@@ -43,8 +48,10 @@ pub fn outcome() -> (tempfile::TempDir, Outcome) {
     );
     let patch = Patch::parse(&patch).expect("patch");
     let ws = Workspace::open(dir.path()).expect("workspace");
-    let outcome = ws
-        .preview(&patch, &WorkspaceOptions::default())
-        .expect("preview");
+    let opts = WorkspaceOptions {
+        engine,
+        ..WorkspaceOptions::default()
+    };
+    let outcome = ws.preview(&patch, &opts).expect("preview");
     (dir, outcome)
 }

@@ -9,11 +9,11 @@
 
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{json, Value};
-use v4a::{ApplyResult, DiffEntry, DiffStyle, FileResult, HunkReport, RefineLimits, Segment};
+use v4a::{ApplyResult, DiffEntry, FileResult, HunkReport, Segment};
 use v4a_workspace::{FileChange, FileOutcome, Outcome};
 
 use crate::failure::Failure;
-use crate::render::CONTEXT;
+use crate::render::{for_each_diff_entry, CONTEXT};
 
 /// The document for a patch that applied, as a value, with the per-line `diff` (the MCP
 /// server's structured content).
@@ -115,18 +115,16 @@ impl Serialize for File<'_> {
 }
 
 /// The per-line `diff` of one file: the changed lines with [`CONTEXT`] lines of context,
-/// refined to characters with the default limits. Streamed from the result's edit script,
-/// entry by entry: the rows and their segments are never held (those of a 50,000-line
-/// replacement are several times its text).
+/// refined to characters with the default limits, entry by entry as
+/// [`for_each_diff_entry`] gives them: streamed from the result's edit script, the rows and
+/// their segments never held (those of a 50,000-line replacement are several times its text),
+/// unless the apply computed them (the MCP server's dry run).
 struct Diff<'a>(&'a ApplyResult<'static>);
 
 impl Serialize for Diff<'_> {
     fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let style = DiffStyle::Changes { context: CONTEXT };
         let mut seq = ser.serialize_seq(None)?;
-        let limits = RefineLimits::default();
-        self.0
-            .try_for_each_diff_line(style, Some(&limits), |e| seq.serialize_element(&Entry(e)))?;
+        for_each_diff_entry(self.0, |e| seq.serialize_element(&Entry(e)))?;
         seq.end()
     }
 }
@@ -275,6 +273,7 @@ fn error(f: &Failure) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use v4a::{DiffStyle, RefineLimits};
 
     /// The document with `--json-diff` as it was written when the engine materialised the
     /// diff first (`Options::diff` and `refine`, then each `DiffLine` as a value).
@@ -302,5 +301,35 @@ mod tests {
         let streamed = serde_json::to_string_pretty(&doc).expect("json");
         assert!(streamed.contains("\"segments\": [\n            {"));
         assert_eq!(streamed, materialised(&outcome));
+    }
+
+    /// The rows an apply computed with `render::with_rows` (the MCP server's dry run) make
+    /// the same document, and the same preview, as the streamed diff.
+    #[test]
+    fn the_rows_of_the_apply_are_the_streamed_diff() {
+        let (_dir, streamed) = crate::fixture::outcome();
+        let opts = crate::render::with_rows(v4a::Options::default());
+        let (_dir, rows) = crate::fixture::outcome_with(opts);
+        assert!(rows.result.files.iter().any(|f| !f.applied.diff.is_empty()));
+        assert!(streamed
+            .result
+            .files
+            .iter()
+            .all(|f| f.applied.diff.is_empty()));
+        let doc = |outcome| {
+            let doc = Success {
+                outcome,
+                dry_run: true,
+                diff: true,
+            };
+            serde_json::to_string_pretty(&doc).expect("json")
+        };
+        assert_eq!(doc(&rows), doc(&streamed));
+        let preview = |outcome: &Outcome| {
+            let mut out = Vec::new();
+            crate::render::preview(&mut out, &outcome.result).expect("preview");
+            out
+        };
+        assert_eq!(preview(&rows), preview(&streamed));
     }
 }

@@ -70,11 +70,43 @@ pub fn file_diff(w: &mut dyn io::Write, a: &ApplyResult) -> io::Result<bool> {
         out: String::new(),
         w,
     };
-    let style = DiffStyle::Changes { context: CONTEXT };
-    a.try_for_each_diff_line(style, Some(&RefineLimits::default()), |e| preview.entry(e))?;
+    for_each_diff_entry(a, |e| preview.entry(e))?;
     preview.drain(true);
     preview.flush()?;
     Ok(!text.is_empty())
+}
+
+/// The per-line diff the command shows — the changed lines with [`CONTEXT`] lines of context,
+/// refined to characters with the default limits — entry by entry: the result's own rows when
+/// the apply computed them ([`with_rows`]: the MCP server's dry run, which shows the diff
+/// twice, as text and as JSON), else streamed from the edit script, holding none of it.
+pub fn for_each_diff_entry<E>(
+    a: &ApplyResult,
+    mut f: impl FnMut(DiffEntry<'_>) -> Result<(), E>,
+) -> Result<(), E> {
+    if a.diff.is_empty() {
+        let style = DiffStyle::Changes { context: CONTEXT };
+        return a.try_for_each_diff_line(style, Some(&RefineLimits::default()), f);
+    }
+    a.diff.iter().try_for_each(|d| {
+        f(DiffEntry {
+            kind: d.kind,
+            old_line: d.old_line,
+            new_line: d.new_line,
+            hunk: d.hunk,
+            text: a.line_text(d),
+            segments: a.line_segments(d),
+        })
+    })
+}
+
+/// The options of an apply whose diff is shown twice: the apply computes the rows that
+/// [`for_each_diff_entry`] reads, instead of each reader refining the diff again.
+pub fn with_rows(mut opts: v4a::Options) -> v4a::Options {
+    opts.diff = DiffStyle::Changes { context: CONTEXT };
+    opts.refine = true;
+    opts.refine_limits = RefineLimits::default();
+    opts
 }
 
 /// A deleted or added line of the structured diff that came before its line of the unified
