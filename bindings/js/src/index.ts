@@ -535,7 +535,8 @@ function copyDiff(
       segPtr: u32(at + 36),
     };
     if (u32(diffOptions + 28) === 3 && shape === "line") {
-      return runRows(columns, new Uint32Array(buf, u32(at + 44), count), count, text, source);
+      const counts = new Uint32Array(buf, u32(at + 44), count);
+      return lineRows(columns, count, text, source, counts);
     }
     return shape === "seed"
       ? (seedRows(columns, count, text, source) as unknown as DiffLine[])
@@ -558,46 +559,32 @@ interface Columns {
   segPtr: number;
 }
 
-function lineRows(c: Columns, count: number, text: string, source: string): DiffLine[] {
-  const { kinds, oldLines, newLines, hunks, starts, ends, segCounts } = c;
-  const lines = new Array<DiffLine>(count);
-  for (let i = 0; i < count; i++) {
-    const kind = kinds[i]!;
-    const segCount = segCounts[i]!;
-    lines[i] = {
-      kind: KINDS[kind] ?? "equal",
-      hunk: hunks[i]! || null,
-      oldLine: oldLines[i]! || null,
-      newLine: newLines[i]! || null,
-      text: (kind === 2 ? text : source).slice(starts[i]!, ends[i]!),
-      segments: segCount === 0 ? NO_SEGMENTS : readSegments(c, i, segCount),
-    };
-  }
-  return lines;
-}
-
-/** {@link lineRows} of a `"runs"` diff: each entry with its `count`. */
-function runRows(
+/**
+ * The entries of a diff as DiffLines; `counts`, for a `"runs"` diff: each entry's `count`
+ * (absent otherwise, not undefined).
+ */
+function lineRows(
   c: Columns,
-  counts: Uint32Array,
   count: number,
   text: string,
   source: string,
+  counts?: Uint32Array,
 ): DiffLine[] {
   const { kinds, oldLines, newLines, hunks, starts, ends, segCounts } = c;
   const lines = new Array<DiffLine>(count);
   for (let i = 0; i < count; i++) {
     const kind = kinds[i]!;
     const segCount = segCounts[i]!;
-    lines[i] = {
+    const line: DiffLine = {
       kind: KINDS[kind] ?? "equal",
       hunk: hunks[i]! || null,
       oldLine: oldLines[i]! || null,
       newLine: newLines[i]! || null,
       text: (kind === 2 ? text : source).slice(starts[i]!, ends[i]!),
       segments: segCount === 0 ? NO_SEGMENTS : readSegments(c, i, segCount),
-      count: counts[i]!,
     };
+    if (counts !== undefined) line.count = counts[i]!;
+    lines[i] = line;
   }
   return lines;
 }
