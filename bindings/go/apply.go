@@ -173,8 +173,8 @@ type DiffLine struct {
 	// an equal entry, which is a whole run of equal lines (of one hunk, or of none): original
 	// lines OldLine to OldLine+Count-1, new lines from NewLine, and Text their text from the
 	// first line's start to the last line's end, the terminators between them included (LF,
-	// CRLF or lone CR, as in the file), the last one's excluded. 0 in the other styles (and
-	// in the results of ApplyPatch, which hold the FullDiff lines for RunsDiff): one line.
+	// CRLF or lone CR, as in the file), the last one's excluded. 0 in the other styles: one
+	// line.
 	// ExpandRuns splits the runs into lines.
 	Count int
 }

@@ -5,12 +5,7 @@ package v4a
 */
 import "C"
 
-import (
-	"errors"
-	"io/fs"
-	"runtime"
-	"unsafe"
-)
+import "runtime"
 
 // ApplyWithBase is Apply for a diff written against base, the text the model saw (what the
 // read tool returned), applied to source, the text as it is now.
@@ -61,6 +56,7 @@ func ApplyPatchWithBases(p *Patch, sources, bases Sources, opts *Options) (*Patc
 		if err != nil {
 			return err
 		}
+		co, diffOpts := splitDiff(co)
 		var pin runtime.Pinner
 		defer pin.Unpin()
 		bs, texts, err := basesFor(h, bases, &pin)
@@ -75,7 +71,7 @@ func ApplyPatchWithBases(p *Patch, sources, bases Sources, opts *Options) (*Patc
 		status := C.v4a_patch_apply_with_bases(h, srcs, n, first, C.size_t(len(bs)), co, &set)
 		runtime.KeepAlive(bs)
 		runtime.KeepAlive(texts)
-		out, err = patchResultFrom(set, status, inputs, true)
+		out, err = patchResultFrom(set, status, inputs, true, diffOpts)
 		return err
 	})
 	if err != nil {
@@ -88,29 +84,5 @@ func ApplyPatchWithBases(p *Patch, sources, bases Sources, opts *Options) (*Patc
 // where unknown) and pins them for the C call. texts holds the strings, kept alive by the
 // caller.
 func basesFor(h *C.v4a_patch, bases Sources, pin *runtime.Pinner) ([]C.v4a_source, []string, error) {
-	view := C.v4a_patch_ops(h)
-	ops := viewSlice(view.ptr, view.len)
-	bs := make([]C.v4a_source, len(ops))
-	texts := make([]string, len(ops))
-	for i := range ops {
-		if OpKind(ops[i].kind) != OpUpdate || bases == nil {
-			continue
-		}
-		text, err := bases.Source(goString(ops[i].path))
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
-			return nil, nil, err
-		}
-		texts[i] = text
-		bs[i].present = 1
-		if len(text) > 0 {
-			data := unsafe.StringData(text)
-			pin.Pin(data)
-			bs[i].ptr = (*C.uint8_t)(unsafe.Pointer(data))
-			bs[i].len = C.size_t(len(text))
-		}
-	}
-	return bs, texts, nil
+	return textsFor(h, bases, pin, func(k OpKind) bool { return k == OpUpdate })
 }

@@ -254,22 +254,30 @@ type FileResult struct {
 // sourcesFor looks up the source of every operation that reads one (aligned with ops) and
 // pins them for the C call. inputs holds the strings, kept alive by the caller.
 func sourcesFor(h *C.v4a_patch, sources Sources, pin *runtime.Pinner) ([]C.v4a_source, []string, error) {
+	return textsFor(h, sources, pin, func(k OpKind) bool { return k != OpAdd })
+}
+
+// textsFor asks texts for the path of every operation whose kind wants one (nil texts: none;
+// a text that is not known, an error wrapping fs.ErrNotExist: absent) and pins them for the
+// C call, aligned with the operations. The strings come back too, for the caller to keep
+// alive.
+func textsFor(h *C.v4a_patch, texts Sources, pin *runtime.Pinner, wants func(OpKind) bool) ([]C.v4a_source, []string, error) {
 	view := C.v4a_patch_ops(h)
 	ops := viewSlice(view.ptr, view.len)
 	srcs := make([]C.v4a_source, len(ops))
-	inputs := make([]string, len(ops))
+	strs := make([]string, len(ops))
 	for i := range ops {
-		if OpKind(ops[i].kind) == OpAdd || sources == nil {
+		if texts == nil || !wants(OpKind(ops[i].kind)) {
 			continue
 		}
-		text, err := sources.Source(goString(ops[i].path))
+		text, err := texts.Source(goString(ops[i].path))
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			return nil, nil, err
 		}
-		inputs[i] = text
+		strs[i] = text
 		srcs[i].present = 1
 		if len(text) > 0 {
 			data := unsafe.StringData(text)
@@ -278,7 +286,7 @@ func sourcesFor(h *C.v4a_patch, sources Sources, pin *runtime.Pinner) ([]C.v4a_s
 			srcs[i].len = C.size_t(len(text))
 		}
 	}
-	return srcs, inputs, nil
+	return srcs, strs, nil
 }
 
 // withSources looks up the sources of p's native patch, then calls fn; the patch stays open
@@ -329,9 +337,10 @@ func applyPatch(p *Patch, sources Sources, opts *Options, share bool) (*PatchRes
 		if err != nil {
 			return err
 		}
+		co, diffOpts := splitDiff(co)
 		var set *C.v4a_result_set
 		status := C.v4a_patch_apply(h, srcs, n, co, &set)
-		out, err = patchResultFrom(set, status, inputs, share)
+		out, err = patchResultFrom(set, status, inputs, share, diffOpts)
 		return err
 	})
 	if err != nil {
@@ -341,8 +350,9 @@ func applyPatch(p *Patch, sources Sources, opts *Options, share bool) (*PatchRes
 }
 
 // patchResultFrom turns a result set handle into a *PatchResult or an *Error, and frees it.
-// inputs are the sources the Sources returned, aligned with the operations.
-func patchResultFrom(set *C.v4a_result_set, status C.v4a_status, inputs []string, share bool) (*PatchResult, error) {
+// inputs are the sources the Sources returned, aligned with the operations; with diffOpts
+// (see splitDiff) each file's structured diff is read as columns.
+func patchResultFrom(set *C.v4a_result_set, status C.v4a_status, inputs []string, share bool, diffOpts *C.v4a_options) (*PatchResult, error) {
 	if set == nil {
 		return nil, statusError(Code(status), "")
 	}
@@ -364,11 +374,19 @@ func patchResultFrom(set *C.v4a_result_set, status C.v4a_status, inputs []string
 		if i < len(inputs) {
 			input = inputs[i]
 		}
+		r := resultFrom(&v, input, share)
+		if diffOpts != nil {
+			lines, err := linesFrom(f.result, diffOpts, r)
+			if err != nil {
+				return nil, err
+			}
+			r.Diff = lines
+		}
 		out.Files[i] = FileResult{
 			Kind:   OpKind(f.kind),
 			Path:   goString(f.path),
 			MoveTo: goString(f.move_to),
-			Result: resultFrom(&v, input, share),
+			Result: r,
 		}
 	}
 	return out, nil

@@ -535,7 +535,8 @@ function copyDiff(
       segPtr: u32(at + 36),
     };
     if (u32(diffOptions + 28) === 3 && shape === "line") {
-      return runRows(columns, new Uint32Array(buf, u32(at + 44), count), count, text, source);
+      const counts = new Uint32Array(buf, u32(at + 44), count);
+      return lineRows(columns, count, text, source, counts);
     }
     return shape === "seed"
       ? (seedRows(columns, count, text, source) as unknown as DiffLine[])
@@ -558,46 +559,32 @@ interface Columns {
   segPtr: number;
 }
 
-function lineRows(c: Columns, count: number, text: string, source: string): DiffLine[] {
-  const { kinds, oldLines, newLines, hunks, starts, ends, segCounts } = c;
-  const lines = new Array<DiffLine>(count);
-  for (let i = 0; i < count; i++) {
-    const kind = kinds[i]!;
-    const segCount = segCounts[i]!;
-    lines[i] = {
-      kind: KINDS[kind] ?? "equal",
-      hunk: hunks[i]! || null,
-      oldLine: oldLines[i]! || null,
-      newLine: newLines[i]! || null,
-      text: (kind === 2 ? text : source).slice(starts[i]!, ends[i]!),
-      segments: segCount === 0 ? NO_SEGMENTS : readSegments(c, i, segCount),
-    };
-  }
-  return lines;
-}
-
-/** {@link lineRows} of a `"runs"` diff: each entry with its `count`. */
-function runRows(
+/**
+ * The entries of a diff as DiffLines; `counts`, for a `"runs"` diff: each entry's `count`
+ * (absent otherwise, not undefined).
+ */
+function lineRows(
   c: Columns,
-  counts: Uint32Array,
   count: number,
   text: string,
   source: string,
+  counts?: Uint32Array,
 ): DiffLine[] {
   const { kinds, oldLines, newLines, hunks, starts, ends, segCounts } = c;
   const lines = new Array<DiffLine>(count);
   for (let i = 0; i < count; i++) {
     const kind = kinds[i]!;
     const segCount = segCounts[i]!;
-    lines[i] = {
+    const line: DiffLine = {
       kind: KINDS[kind] ?? "equal",
       hunk: hunks[i]! || null,
       oldLine: oldLines[i]! || null,
       newLine: newLines[i]! || null,
       text: (kind === 2 ? text : source).slice(starts[i]!, ends[i]!),
       segments: segCount === 0 ? NO_SEGMENTS : readSegments(c, i, segCount),
-      count: counts[i]!,
     };
+    if (counts !== undefined) line.count = counts[i]!;
+    lines[i] = line;
   }
   return lines;
 }
@@ -747,20 +734,40 @@ export function applyShaped(
   options: SingleApplyOptions | undefined,
   shape: RowShape,
 ): ApplyResult {
+  return applyOne("v4a_apply", source, options, shape, (arena, mode) => {
+    const [sp, sl] = arena.input(source, "source");
+    const [dp, dl] = arena.input(diff, "patch");
+    const [mp, ml] = arena.input(mode, "mode");
+    return (opts, out) => call("v4a_apply_mode_name", sp, sl, dp, dl, mp, ml, opts, out);
+  });
+}
+
+/**
+ * A one-file apply: takes `mode` out of `options`, lets `inputs` write the texts into the
+ * arena (in the order their errors are reported) and return the native call, writes the
+ * options, makes the call and copies its result (the source is the caller's string when it
+ * is one and the mode reads it). `name` names the C function in the message of a result that
+ * did not come.
+ */
+function applyOne(
+  name: string,
+  source: Input,
+  options: SingleApplyOptions | undefined,
+  shape: RowShape,
+  inputs: (arena: Arena, mode: string) => (opts: number, out: number) => number,
+): ApplyResult {
   wasm();
   const arena = new Arena();
   let handle = 0;
   try {
     const { mode = "update", ...rest } = options ?? {};
     if (typeof mode !== "string") throw invalid("mode must be a string");
-    const [sp, sl] = arena.input(source, "source");
-    const [dp, dl] = arena.input(diff, "patch");
-    const [mp, ml] = arena.input(mode, "mode");
+    const native = inputs(arena, mode);
     const [opts, diffOpts] = writeApplyOptions(arena, options === undefined ? undefined : rest);
     const out = outSlot();
-    const status = call("v4a_apply_mode_name", sp, sl, dp, dl, mp, ml, opts, out);
+    const status = native(opts, out);
     handle = u32(out);
-    if (handle === 0) throw new V4AError(status || 16, "v4a: v4a_apply returned no result");
+    if (handle === 0) throw new V4AError(status || 16, `v4a: ${name} returned no result`);
     if (status !== 0) throw readError(call("v4a_result_error", handle), status);
     return copyResult(
       handle,
@@ -792,39 +799,21 @@ export function applyWithBase(
   diff: Input,
   options?: SingleApplyOptions,
 ): ApplyResult {
-  wasm();
-  const arena = new Arena();
-  let handle = 0;
-  try {
-    const { mode = "update", ...rest } = options ?? {};
-    if (typeof mode !== "string") throw invalid("mode must be a string");
+  return applyOne("v4a_apply_with_base", source, options, "line", (arena, mode) => {
     const [sp, sl] = arena.input(source, "source");
     const [bp, bl] = arena.input(base, "base");
     const [dp, dl] = arena.input(diff, "patch");
-    const [opts, diffOpts] = writeApplyOptions(arena, options === undefined ? undefined : rest);
-    const out = outSlot();
     const known = Object.prototype.hasOwnProperty.call(MODE_CODES, mode);
     const code = known ? MODE_CODES[mode] : undefined;
-    let status: number;
     if (code === undefined) {
       // An unknown mode name: the library's own refusal and message (it names the valid modes).
-      const [mp, ml] = arena.input(mode, "mode");
-      status = call("v4a_apply_mode_name", sp, sl, dp, dl, mp, ml, opts, out);
-    } else {
-      status = call("v4a_apply_with_base", sp, sl, bp, bl, dp, dl, code, opts, out);
+      return (opts, out) => {
+        const [mp, ml] = arena.input(mode, "mode");
+        return call("v4a_apply_mode_name", sp, sl, dp, dl, mp, ml, opts, out);
+      };
     }
-    handle = u32(out);
-    if (handle === 0) throw new V4AError(status || 16, "v4a: v4a_apply_with_base returned no result");
-    if (status !== 0) throw readError(call("v4a_result_error", handle), status);
-    return copyResult(
-      handle,
-      diffOpts,
-      typeof source === "string" && mode !== "create" ? source : undefined,
-    );
-  } finally {
-    if (handle !== 0) call("v4a_result_free", handle);
-    arena.free();
-  }
+    return (opts, out) => call("v4a_apply_with_base", sp, sl, bp, bl, dp, dl, code, opts, out);
+  });
 }
 
 /** Parses a patch into its file operations (`strict`: the canonical form only). */

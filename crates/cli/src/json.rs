@@ -9,11 +9,11 @@
 
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{json, Value};
-use v4a::{ApplyResult, DiffEntry, DiffStyle, FileResult, HunkReport, RefineLimits, Segment};
+use v4a::{ApplyResult, DiffEntry, FileResult, HunkReport, Segment};
 use v4a_workspace::{FileChange, FileOutcome, Outcome};
 
 use crate::failure::Failure;
-use crate::render::CONTEXT;
+use crate::render::{for_each_diff_entry, CONTEXT};
 
 /// The document for a patch that applied, as a value, with the per-line `diff` (the MCP
 /// server's structured content).
@@ -115,18 +115,16 @@ impl Serialize for File<'_> {
 }
 
 /// The per-line `diff` of one file: the changed lines with [`CONTEXT`] lines of context,
-/// refined to characters with the default limits. Streamed from the result's edit script,
-/// entry by entry: the rows and their segments are never held (those of a 50,000-line
-/// replacement are several times its text).
+/// refined to characters with the default limits, entry by entry as
+/// [`for_each_diff_entry`] gives them: streamed from the result's edit script, the rows and
+/// their segments never held (those of a 50,000-line replacement are several times its text),
+/// unless the apply computed them (the MCP server's dry run).
 struct Diff<'a>(&'a ApplyResult<'static>);
 
 impl Serialize for Diff<'_> {
     fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let style = DiffStyle::Changes { context: CONTEXT };
         let mut seq = ser.serialize_seq(None)?;
-        let limits = RefineLimits::default();
-        self.0
-            .try_for_each_diff_line(style, Some(&limits), |e| seq.serialize_element(&Entry(e)))?;
+        for_each_diff_entry(self.0, |e| seq.serialize_element(&Entry(e)))?;
         seq.end()
     }
 }
@@ -275,8 +273,7 @@ fn error(f: &Failure) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use v4a::Patch;
-    use v4a_workspace::{Workspace, WorkspaceOptions};
+    use v4a::{DiffStyle, RefineLimits};
 
     /// The document with `--json-diff` as it was written when the engine materialised the
     /// diff first (`Options::diff` and `refine`, then each `DiffLine` as a value).
@@ -292,45 +289,10 @@ mod tests {
         serde_json::to_string_pretty(&doc).expect("json")
     }
 
-    /// CRLF, a BOM, no final newline, refined pairs, an unrefined block, an added and a
-    /// deleted file, several files in one patch, and a block large enough to be refined twice
-    /// over: the streamed document is byte for byte the materialised one.
+    /// The fixture's streamed document is byte for byte the materialised one.
     #[test]
     fn the_streamed_diff_is_the_materialised_one_byte_for_byte() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let big_old: String = (0..400).map(|i| format!("let v{i} = f({i});\n")).collect();
-        let files: [(&str, String); 5] = [
-            ("crlf.txt", "one\r\ntwo\r\nthree\r\nfour\r\n".into()),
-            ("bom.txt", "\u{feff}alpha beta\ngamma\ndelta".into()),
-            ("plain.rs", "fn main() {\n    println!(\"hi\");\n}\n".into()),
-            ("gone.txt", "bye\n".into()),
-            ("big.rs", big_old.clone()),
-        ];
-        for (name, text) in &files {
-            std::fs::write(dir.path().join(name), text).expect("write");
-        }
-        let big: String = big_old
-            .lines()
-            .map(|l| format!("-{l}\n"))
-            .chain(
-                big_old
-                    .lines()
-                    .map(|l| format!("+{}\n", l.replace("f(", "g("))),
-            )
-            .collect();
-        let patch = format!(
-            "*** Begin Patch\n*** Update File: crlf.txt\n@@\n one\n-two\n+two and a half\n three\n\
-             *** Update File: bom.txt\n@@\n-alpha beta\n+alpha béta\n gamma\n-delta\n+epsilon\n\
-             *** Update File: plain.rs\n@@\n fn main() {{\n-    println!(\"hi\");\n\
-             +    println!(\"hello\");\n+    zzz_completely_unrelated_999();\n }}\n\
-             *** Add File: new.txt\n+fresh\n+lines\n*** Delete File: gone.txt\n\
-             *** Update File: big.rs\n@@\n{big}*** End Patch\n"
-        );
-        let patch = Patch::parse(&patch).expect("patch");
-        let ws = Workspace::open(dir.path()).expect("workspace");
-        let outcome = ws
-            .preview(&patch, &WorkspaceOptions::default())
-            .expect("preview");
+        let (_dir, outcome) = crate::fixture::outcome();
         let doc = Success {
             outcome: &outcome,
             dry_run: false,
@@ -339,5 +301,35 @@ mod tests {
         let streamed = serde_json::to_string_pretty(&doc).expect("json");
         assert!(streamed.contains("\"segments\": [\n            {"));
         assert_eq!(streamed, materialised(&outcome));
+    }
+
+    /// The rows an apply computed with `render::with_rows` (the MCP server's dry run) make
+    /// the same document, and the same preview, as the streamed diff.
+    #[test]
+    fn the_rows_of_the_apply_are_the_streamed_diff() {
+        let (_dir, streamed) = crate::fixture::outcome();
+        let opts = crate::render::with_rows(v4a::Options::default());
+        let (_dir, rows) = crate::fixture::outcome_with(opts);
+        assert!(rows.result.files.iter().any(|f| !f.applied.diff.is_empty()));
+        assert!(streamed
+            .result
+            .files
+            .iter()
+            .all(|f| f.applied.diff.is_empty()));
+        let doc = |outcome| {
+            let doc = Success {
+                outcome,
+                dry_run: true,
+                diff: true,
+            };
+            serde_json::to_string_pretty(&doc).expect("json")
+        };
+        assert_eq!(doc(&rows), doc(&streamed));
+        let preview = |outcome: &Outcome| {
+            let mut out = Vec::new();
+            crate::render::preview(&mut out, &outcome.result).expect("preview");
+            out
+        };
+        assert_eq!(preview(&rows), preview(&streamed));
     }
 }

@@ -8,6 +8,8 @@
 
 mod cli;
 mod failure;
+#[cfg(test)]
+mod fixture;
 mod json;
 mod mcp;
 mod render;
@@ -20,7 +22,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use v4a::{DiffStyle, GenerateOptions, OpKind, Patch, PatchResult};
+use v4a::{GenerateOptions, OpKind, Patch};
 use v4a_workspace::{escape_path, Outcome, RecoveryAction, Workspace, WorkspaceOptions};
 
 use cli::{ApplyArgs, Cli, ColorWhen, Command, DiffArgs, RecoverArgs, ReverseArgs};
@@ -60,16 +62,10 @@ fn report(result: Result<(), Failure>) -> u8 {
 // ---------------------------------------------------------------------------------------------
 
 fn apply(args: &ApplyArgs) -> u8 {
-    let mut opts = workspace_options(args);
-    // The structured diff (and its character-level segments) only where it is shown: the
-    // preview. It costs several times the file's size; `--json-diff` streams it from the
-    // edit script as the document is written (`json::Success`), holding none of it.
-    if args.dry_run && !args.json {
-        opts.engine.diff = DiffStyle::Changes {
-            context: render::CONTEXT,
-        };
-        opts.engine.refine = true;
-    }
+    // No structured diff from the engine: it costs several times the file's size. The preview
+    // (`render::file_diff`) and `--json-diff` (`json::Success`) stream it from the edit script
+    // as they write, holding none of it.
+    let opts = workspace_options(args);
     let outcome = apply_files(args, &opts).and_then(|outcome| {
         if args.check {
             Ok(())
@@ -80,7 +76,7 @@ fn apply(args: &ApplyArgs) -> u8 {
                 diff: args.json_diff,
             })
         } else if args.dry_run {
-            print_colored(&preview(&outcome.result), args.color)
+            write_colored(args.color, |w| render::preview(w, &outcome.result))
         } else {
             let mut text = String::new();
             if let Some(r) = &outcome.recovered {
@@ -199,20 +195,6 @@ fn recover(args: &RecoverArgs) -> Result<(), Failure> {
         None => print("Nothing to recover: no interrupted apply."),
         Some(r) => print(&recovered_line(&r)),
     }
-}
-
-/// The dry-run text: each file's diff, then where each hunk landed.
-fn preview(result: &PatchResult) -> String {
-    let mut out = String::new();
-    for f in &result.files {
-        render::file_diff(&mut out, &f.applied);
-    }
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    out.push_str("Dry run: nothing was written. The patch applies:\n");
-    render::report(&mut out, result);
-    out
 }
 
 /// Reads, decodes and parses the patch, and opens the directory it applies to.
@@ -415,13 +397,21 @@ fn print(text: &str) -> Result<(), Failure> {
 
 /// Writes text holding ANSI styles; they are dropped unless colour is on.
 fn print_colored(text: &str, when: ColorWhen) -> Result<(), Failure> {
+    write_colored(when, |w| w.write_all(text.as_bytes()))
+}
+
+/// Standard output for `write`, its ANSI escapes dropped when colour is off.
+fn write_colored(
+    when: ColorWhen,
+    write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
+) -> Result<(), Failure> {
     let choice = match when {
         ColorWhen::Auto => anstream::ColorChoice::Auto,
         ColorWhen::Always => anstream::ColorChoice::Always,
         ColorWhen::Never => anstream::ColorChoice::Never,
     };
     let mut out = anstream::AutoStream::new(io::stdout().lock(), choice);
-    output_result(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
+    output_result(write(&mut out).and_then(|()| out.flush()))
 }
 
 /// Writes `doc` to standard output as it is serialised (never whole in memory), then a newline.

@@ -540,6 +540,63 @@ fn read_only_never_writes() {
     assert!(!dir.path().join("n.txt").exists());
 }
 
+/// The server refines the per-line diff once (streamed into an apply's document; computed by
+/// a dry run's apply and read by both its text and its document): what it answers is what
+/// `v4a apply --json --json-diff` and `v4a apply --dry-run` print for the same patch, which
+/// stream it. A refined pair, an unrefined block, and a block of more than 256 pairs (the
+/// streamed walk refines those twice over).
+#[test]
+fn the_diff_refined_once_is_the_commands_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let big: Vec<String> = (0..300).map(|i| format!("let v{i} = f({i});")).collect();
+    std::fs::write(dir.path().join("big.rs"), big.join("\n") + "\n").unwrap();
+    std::fs::write(dir.path().join("a.py"), "def f():\n    return 1\n").unwrap();
+    let mut lines = vec![
+        "*** Update File: a.py".to_string(),
+        "@@".into(),
+        " def f():".into(),
+        "-    return 1".into(),
+        "+    return 2".into(),
+        "+    zzz_completely_unrelated_999()".into(),
+        "*** Update File: big.rs".into(),
+        "@@".into(),
+    ];
+    lines.extend(big.iter().map(|l| format!("-{l}")));
+    lines.extend(big.iter().map(|l| format!("+{}", l.replace("f(", "g("))));
+    let p = patch(&lines.iter().map(String::as_str).collect::<Vec<_>>());
+    let patch_file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(patch_file.path(), &p).unwrap();
+    let command = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_v4a"))
+            .args(["apply", "--dry-run", "--dir"])
+            .arg(dir.path())
+            .args(extra)
+            .arg(patch_file.path())
+            .env_remove("NO_COLOR")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let doc: Value = serde_json::from_str(&command(&["--json", "--json-diff"])).unwrap();
+    let shown = command(&["--color", "never"]);
+    assert!(
+        doc["files"][1]["diff"][0]["segments"][1]["kind"] == "delete",
+        "the big block is refined: {}",
+        doc["files"][1]["diff"][0]
+    );
+
+    let mut s = Session::ready(dir.path(), &[]);
+    let r = s.call(2, "preview_patch", json!({"input": p}));
+    assert_eq!(r["isError"], false, "{r}");
+    assert_eq!(r["structuredContent"], doc);
+    assert_eq!(text(&r), shown);
+    let r = s.call(3, "apply_patch", json!({"input": p}));
+    assert_eq!(r["isError"], false, "{r}");
+    assert_eq!(r["structuredContent"]["files"], doc["files"]);
+    assert!(s.finish().success());
+}
+
 #[test]
 fn a_root_that_is_not_a_directory_is_an_io_error() {
     let dir = tempfile::tempdir().unwrap();

@@ -27,7 +27,7 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 use v4a::tools::Shape;
-use v4a::{DiffStyle, Options, Patch};
+use v4a::{Options, Patch};
 
 use crate::cli::MatchArgs;
 use crate::failure::Failure;
@@ -169,12 +169,7 @@ impl Server {
         }
         list.push(tools::preview(shape));
         list.push(tools::read());
-        let mut options = args.matching.options();
-        // As `v4a apply --json`: the changed lines with context, refined to characters.
-        options.diff = DiffStyle::Changes {
-            context: crate::render::CONTEXT,
-        };
-        options.refine = true;
+        let options = args.matching.options();
         Server {
             inner: Arc::new(Inner {
                 root,
@@ -318,7 +313,14 @@ impl Inner {
                 })
                 .collect()
         };
-        let applied = self.root.apply(patch, &self.options, bases, dry_run)?;
+        // The per-line diff is refined once: streamed into the document of an apply; for a dry
+        // run, which also shows it as text, computed by the apply and read twice.
+        let applied = if dry_run {
+            let opts = crate::render::with_rows(self.options.clone());
+            self.root.apply(patch, &opts, bases, true)?
+        } else {
+            self.root.apply(patch, &self.options, bases, false)?
+        };
         let doc = crate::json::success(&applied.outcome, dry_run);
         if dry_run {
             return Ok((preview_text(&applied.outcome.result), doc));
@@ -437,17 +439,11 @@ fn status_of(f: &Failure) -> &'static str {
 
 /// The dry run's text: each file's unified diff, then where each hunk landed.
 fn preview_text(r: &v4a::PatchResult) -> String {
-    let mut out = String::new();
-    for f in &r.files {
-        crate::render::file_diff(&mut out, &f.applied);
-    }
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    out.push_str("Dry run: nothing was written. The patch applies:\n");
-    crate::render::report(&mut out, r);
+    let mut out = Vec::new();
+    // Writing to memory does not fail.
+    let _ = crate::render::preview(&mut out, r);
     // The renderer writes terminal styles; the model gets plain text.
-    anstream::adapter::strip_str(&out).to_string()
+    anstream::adapter::strip_str(&String::from_utf8_lossy(&out)).to_string()
 }
 
 fn result(text: String, doc: Value, is_error: bool) -> CallToolResult {
