@@ -622,7 +622,13 @@ fn anchor_elsewhere(
         anchor: outer.as_ref(),
         ..*s
     };
-    match place_checked(index, &wider, budget) {
+    // As written first; else the readings of a hunk found nowhere (relaxed context, a line left
+    // out or one the file lost), each unique where the hunk is searched without the anchor.
+    let placed = match place_checked(index, &wider, budget) {
+        Ok(None) => found_nowhere(index, &wider, budget).map(Some),
+        other => other,
+    };
+    match placed {
         Ok(Some(mut p)) if !p.end_of_file => {
             p.fuzz = p.fuzz.saturating_add(ANCHOR_IGNORED_FUZZ);
             p.anchor_ignored = true;

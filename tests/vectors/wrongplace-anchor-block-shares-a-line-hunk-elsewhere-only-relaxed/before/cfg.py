@@ -1,0 +1,15 @@
+class Config:
+    def load(self):
+        z = finish(y)
+        return data
+
+
+def other():
+    return 1
+
+
+def helper():
+    x = compute(1)
+    y = transform(x)
+    z = finish(y)
+    return z
