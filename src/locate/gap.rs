@@ -7,7 +7,9 @@
 //!
 //! One reading: the extra line sits between two old-side lines. When the patch adds lines
 //! there without removing any (a pure insertion point), the added lines could go before or
-//! after the file's line, and the hunk is refused with a message that names the line. When the
+//! after the file's line, and the hunk is refused with a message that names the line, unless
+//! the file's line is blank and the added lines end (or start) with a blank line of their own:
+//! the file's blank line is then the separator at their other end. When the
 //! added lines follow a removed line, they take its place and the file's line follows them.
 //! When the extra line sits between two removed lines, it may have been a removed line the
 //! model left out, and the hunk is refused too.
@@ -120,6 +122,8 @@ struct Fit {
     level: Level,
     /// The reading is clear (see the module documentation).
     clear: bool,
+    /// The extra line can only be the one line before old line `gap` (no run of equal lines).
+    single: bool,
 }
 
 /// Retries a hunk found nowhere with one of its unchanged lines left out of the patch. Only
@@ -211,13 +215,19 @@ fn place_used(
         {
             return Ok(Gap::Nothing);
         }
-        if !fit.clear {
-            return Ok(Gap::Unclear {
-                file_line: fit.start + fit.gap,
-                body_index: old[fit.gap].body,
-            });
-        }
-        return checked_placement(index, s, &old, used, fit, fits.len(), budget);
+        let gap_body = match fit.clear {
+            true => old[fit.gap].body,
+            false => match blank_separator(index, s.cx.hunk, &old, fit) {
+                Some(body) => body,
+                None => {
+                    return Ok(Gap::Unclear {
+                        file_line: fit.start + fit.gap,
+                        body_index: old[fit.gap].body,
+                    })
+                }
+            },
+        };
+        return checked_placement(index, s, &old, used, (fit, gap_body), fits.len(), budget);
     }
     Ok(Gap::Nothing)
 }
@@ -332,7 +342,39 @@ fn fit_at(index: &mut LineIndex<'_>, old: &[OldLine<'_>], start: usize, max: Lev
         gap: lo,
         level,
         clear,
+        single: lo == hi,
     })
+}
+
+/// Where a blank file line beside a pure insertion goes when the added lines settle it: they
+/// carry a blank line at one end only, between two non-blank old-side lines, so the file's
+/// blank line is the separator at their other end (`}`, then the file's blank line, then the
+/// added function ending with its own blank line, then the next `func`). The body index the
+/// file's line takes (before or after the added lines), or `None`: two readings.
+fn blank_separator(
+    index: &LineIndex<'_>,
+    hunk: &Hunk,
+    old: &[OldLine<'_>],
+    fit: &Fit,
+) -> Option<usize> {
+    let g = fit.gap;
+    let (before, after) = (&old[g - 1], &old[g]);
+    if !fit.single
+        || before.deleted
+        || before.text.trim().is_empty()
+        || after.text.trim().is_empty()
+        || !index.lines().get(fit.start + g).trim().is_empty()
+    {
+        return None;
+    }
+    let adds = hunk.lines.get(before.body + 1..after.body)?;
+    let blank = |l: &crate::patch::Line| l.text.trim().is_empty();
+    match (adds.first().map(blank)?, adds.last().map(blank)?) {
+        _ if adds.len() < 2 => None,
+        (false, true) => Some(before.body + 1),
+        (true, false) => Some(after.body),
+        _ => None,
+    }
 }
 
 /// True when a file line between old lines `g - 1` and `g` has one reading: not between two
@@ -353,7 +395,7 @@ fn checked_placement(
     s: &Search<'_, '_>,
     old: &[OldLine<'_>],
     used: usize,
-    fit: &Fit,
+    (fit, gap_body): (&Fit, usize),
     candidates: usize,
     budget: &mut Budget,
 ) -> Result<Gap, Error> {
@@ -374,7 +416,7 @@ fn checked_placement(
         already_applied: false,
         anchor_ignored: false,
         context_relaxed: true,
-        gap: Some(old[fit.gap].body),
+        gap: Some(gap_body),
         missing: None,
     };
     Ok(match checked_equivalent(index, s, p, budget)? {

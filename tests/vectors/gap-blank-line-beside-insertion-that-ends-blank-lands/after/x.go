@@ -1,0 +1,13 @@
+package x
+
+func a() int {
+	return 1
+}
+
+func b() int {
+	return 2
+}
+
+func reset() {
+	flags = nil
+}

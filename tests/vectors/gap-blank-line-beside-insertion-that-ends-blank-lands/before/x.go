@@ -1,0 +1,9 @@
+package x
+
+func a() int {
+	return 1
+}
+
+func reset() {
+	flags = nil
+}
