@@ -236,8 +236,11 @@ fn streaming_a_large_change_block_holds_neither_rows_nor_segments() {
 
 /// 20,000 one-line hunks in reverse file order (the costs bench's case): the old sides handed
 /// to the exact prefetch were one `Vec` per hunk (40 bytes a one-line hunk, 1.3 MB here, at
-/// the peak); they are slices of one vector. The peak was 9.6× the input, now 8.5×: still over
-/// the 4× of issue 15 item 5 (the parsed hunks and placements, see BENCHMARKS.md).
+/// the peak); they are slices of one vector (9.6× the input before). The hunk reports were a
+/// second per-hunk vector beside the placements (8.8× with both); they are now written over
+/// the placements in place (64 bytes each, was 96), 8.1×; and the exact prefetch keeps no
+/// copy of a pattern it found and counts in `u32`s, about 7.9×: still over the 4× of issue 15
+/// item 5 (the parsed hunks and the build's pieces, see BENCHMARKS.md).
 #[test]
 fn many_hunks_out_of_order_share_one_vector_of_old_sides() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -250,5 +253,5 @@ fn many_hunks_out_of_order_share_one_vector_of_old_sides() {
     let r = r.expect("applies");
     assert_eq!(r.hunks.len(), 20_000);
     let ratio = peak as f64 / (source.len() + patch.len()) as f64;
-    assert!(ratio <= 9.0, "peak {peak} is {ratio:.2}× the input");
+    assert!(ratio <= 8.0, "peak {peak} is {ratio:.2}× the input");
 }

@@ -61,7 +61,7 @@ pub(crate) fn already_applied(
             old_len: new.len(),
             used_lines: used,
             level,
-            line_levels: Vec::new(),
+            line_levels: Box::default(),
             fuzz: level.fuzz() + s.anchor.map_or(0, |a| a.fuzz),
             candidates: 1,
             // Reported as applied only: where it was found does not matter to the caller.
@@ -70,8 +70,7 @@ pub(crate) fn already_applied(
             already_applied: true,
             anchor_ignored: false,
             context_relaxed: false,
-            gap: None,
-            missing: None,
+            bend: None,
         };
         return Ok(Some(finish(index, &new, p, s.opts)));
     }

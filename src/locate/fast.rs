@@ -238,7 +238,7 @@ fn place(hunks: &[Hunk], probes: &[Probe<'_>]) -> Option<Vec<Placement>> {
             old_len: m,
             used_lines: hunk.lines.len(),
             level: Level::Exact,
-            line_levels: vec![Level::Exact; m],
+            line_levels: vec![Level::Exact; m].into_boxed_slice(),
             fuzz: 0,
             candidates: 1,
             out_of_order: false,
@@ -246,8 +246,7 @@ fn place(hunks: &[Hunk], probes: &[Probe<'_>]) -> Option<Vec<Placement>> {
             already_applied: false,
             anchor_ignored: false,
             context_relaxed: false,
-            gap: None,
-            missing: None,
+            bend: None,
         });
         region_start = start + m;
     }

@@ -19,7 +19,7 @@ use std::ops::Range;
 use super::index::{Budget, LineIndex, Pattern};
 use super::search::{self, starts_until};
 use super::{finish, gapped_body, overlapping_hunk, without_blank_tail, HunkRef, Level};
-use super::{Placement, Search};
+use super::{Bend, Placement, Search};
 use crate::error::{Error, Status};
 use crate::patch::{Hunk, LineKind};
 
@@ -406,7 +406,7 @@ fn checked_placement(
         old_len: w,
         used_lines: used,
         level: fit.level,
-        line_levels: Vec::new(),
+        line_levels: Box::default(),
         fuzz: anchor_fuzz
             .saturating_add(fit.level.fuzz())
             .saturating_add(GAP_FUZZ),
@@ -416,8 +416,7 @@ fn checked_placement(
         already_applied: false,
         anchor_ignored: false,
         context_relaxed: true,
-        gap: Some(gap_body),
-        missing: None,
+        bend: Some(Bend::gap(gap_body)),
     };
     Ok(match checked_equivalent(index, s, p, budget)? {
         Some(p) => Gap::Placed(p),
@@ -458,8 +457,7 @@ pub(super) fn checked_equivalent(
     let es = Search { cx: &cx, ..*s };
     let q = Placement {
         used_lines: equivalent.lines.len(),
-        gap: None,
-        missing: None,
+        bend: None,
         ..p.clone()
     };
     let checked = search::check_slide(index, &es, &q, budget)

@@ -375,22 +375,32 @@ fn pattern_hash<S: AsRef<str>>(lines: &[S]) -> u64 {
 }
 
 /// Every exact match of some patterns, found together in one pass ([`LineIndex::prefetch_exact`]).
-/// A pattern is looked up by its lines (stored, joined by `\n`, which no patch line holds), never
-/// by a hash alone: two patterns with the same hash must not share an answer. Flat, so that
-/// thousands of hunks cost a few bytes each beyond their text.
+/// A pattern is looked up by its lines, never by a hash alone: two patterns with the same hash
+/// must not share an answer. A pattern found somewhere is compared with the file's lines at its
+/// first match (they equal it, so a query equal to them is the pattern), and only its line count
+/// is kept; a pattern found nowhere keeps its lines (joined by `\n`, which no patch line holds).
+/// Flat, so that thousands of hunks cost a few bytes each.
 #[derive(Default)]
 struct ExactCache {
     /// Pattern hash to its entry (the first pattern with that hash; a colliding one is not cached).
     by_hash: FxHashMap<u64, u32>,
-    /// Per entry: its lines' range in `text`, its matches' range in `starts`.
+    /// Per entry `[a, b, c, d]`: its matches' range `c..d` in `starts`; with matches, `a` is
+    /// its line count (`b` unused); without, `a..b` is its lines' range in `text`.
     entries: Vec<[u32; 4]>,
     text: String,
     starts: Vec<u32>,
 }
 
 impl ExactCache {
+    /// Room for `entries` more entries and `starts` more matches (the prefetch knows both).
+    fn reserve(&mut self, entries: usize, starts: usize) {
+        self.by_hash.reserve(entries);
+        self.entries.reserve_exact(entries);
+        self.starts.reserve_exact(starts);
+    }
+
     /// Caches `lines`' matches `starts` (file order); nothing when the offsets do not fit.
-    fn insert(&mut self, lines: &[&str], starts: &[usize]) {
+    fn insert(&mut self, lines: &[&str], starts: &[u32]) {
         let h = pattern_hash(lines);
         if self.by_hash.contains_key(&h) {
             return;
@@ -400,17 +410,20 @@ impl ExactCache {
         };
         let t0 = self.text.len();
         let s0 = self.starts.len();
-        for (k, l) in lines.iter().enumerate() {
-            if k > 0 {
-                self.text.push('\n');
+        let (a, b) = if starts.is_empty() {
+            for (k, l) in lines.iter().enumerate() {
+                if k > 0 {
+                    self.text.push('\n');
+                }
+                self.text.push_str(l);
             }
-            self.text.push_str(l);
-        }
-        let fits: Option<Vec<u32>> = starts.iter().map(|&s| u32::try_from(s).ok()).collect();
-        let bounds = [t0, self.text.len(), s0, s0 + starts.len()].map(u32::try_from);
-        match (fits, bounds) {
-            (Some(fits), [Ok(a), Ok(b), Ok(c), Ok(d)]) => {
-                self.starts.extend(fits);
+            (t0, self.text.len())
+        } else {
+            (lines.len(), 0)
+        };
+        match [a, b, s0, s0 + starts.len()].map(u32::try_from) {
+            [Ok(a), Ok(b), Ok(c), Ok(d)] => {
+                self.starts.extend_from_slice(starts);
                 self.entries.push([a, b, c, d]);
                 self.by_hash.insert(h, entry);
             }
@@ -418,10 +431,22 @@ impl ExactCache {
         }
     }
 
-    /// The cached matches of the pattern `lines`, if it was prefetched.
-    fn get(&self, lines: &[Cow<'_, str>]) -> Option<&[u32]> {
+    /// The cached matches of the pattern `lines` in the file `file`, if it was prefetched.
+    fn get(&self, lines: &[Cow<'_, str>], file: &Lines<'_>) -> Option<&[u32]> {
         let &e = self.by_hash.get(&pattern_hash(lines))?;
         let [a, b, c, d] = *self.entries.get(e as usize)?;
+        let starts = self.starts.get(c as usize..d as usize)?;
+        if let Some(&first) = starts.first() {
+            // The cached pattern equals the file's lines at its first match.
+            let at = first as usize;
+            let same = lines.len() == a as usize
+                && at + lines.len() <= file.len()
+                && lines
+                    .iter()
+                    .enumerate()
+                    .all(|(k, l)| file.get(at + k) == l.as_ref());
+            return same.then_some(starts);
+        }
         let mut rest = self.text.get(a as usize..b as usize)?;
         for (k, l) in lines.iter().enumerate() {
             if k > 0 {
@@ -429,11 +454,43 @@ impl ExactCache {
             }
             rest = rest.strip_prefix(l.as_ref())?;
         }
-        if !rest.is_empty() {
-            return None;
-        }
-        self.starts.get(c as usize..d as usize)
+        rest.is_empty().then_some(starts)
     }
+}
+
+/// The patterns [`LineIndex::prefetch_exact`] can look for in a file of `n` lines (`ids`: the
+/// non-empty ones no longer than the file), their keys flat (pattern j's are
+/// `pkeys[from[j]..from[j + 1]]`). Pattern numbers, key offsets, counts and starts are `u32`s
+/// (the cache keeps `u32` starts): `None` for a file or patterns of 2^32 lines or more (left
+/// to ordinary scans) or when no pattern can match.
+fn pattern_keys<'p, K: LineKey, P: AsRef<[&'p str]>>(
+    patterns: &[P],
+    n: usize,
+) -> Option<(Vec<u32>, Vec<K>, Vec<u32>)> {
+    let total: usize = patterns.iter().map(|p| p.as_ref().len()).sum();
+    if u32::try_from(n).is_err() || u32::try_from(total.max(patterns.len())).is_err() {
+        return None;
+    }
+    let ids: Vec<u32> = (0..patterns.len())
+        .filter(|&i| !patterns[i].as_ref().is_empty() && patterns[i].as_ref().len() <= n)
+        .map(|i| i as u32)
+        .collect();
+    if ids.is_empty() {
+        return None;
+    }
+    let mut pkeys: Vec<K> = Vec::with_capacity(total);
+    let mut from: Vec<u32> = Vec::with_capacity(ids.len() + 1);
+    for &i in &ids {
+        from.push(pkeys.len() as u32);
+        pkeys.extend(
+            patterns[i as usize]
+                .as_ref()
+                .iter()
+                .map(|l| K::of(hash_str(l))),
+        );
+    }
+    from.push(pkeys.len() as u32);
+    Some((ids, pkeys, from))
 }
 
 /// Searches at one level answered without line hashes before the hashes are computed (each
@@ -596,7 +653,7 @@ impl<'a> LineIndex<'a> {
         }
         let pnorm = pattern.normalized(level);
         if level == Level::Exact && !self.exact_cache.entries.is_empty() {
-            if let Some(all) = self.exact_cache.get(pnorm) {
+            if let Some(all) = self.exact_cache.get(pnorm, self.lines) {
                 let from = all.partition_point(|&s| (s as usize) < range.start);
                 let cached: Vec<usize> = all[from..]
                     .iter()
@@ -829,34 +886,29 @@ impl<'a> LineIndex<'a> {
         budget: &mut Budget,
     ) -> Result<(), Error> {
         let n = self.len();
-        let ids: Vec<usize> = (0..patterns.len())
-            .filter(|&i| !patterns[i].as_ref().is_empty() && patterns[i].as_ref().len() <= n)
-            .collect();
-        let Some(k) = ids.iter().map(|&i| patterns[i].as_ref().len()).min() else {
+        let Some((ids, pkeys, from)) = pattern_keys::<K, P>(patterns, n) else {
             return Ok(());
         };
-        // Pattern j's keys are pkeys[from[j]..from[j + 1]].
-        let mut pkeys: Vec<K> = Vec::new();
-        let mut from: Vec<usize> = Vec::with_capacity(ids.len() + 1);
-        for &i in &ids {
-            from.push(pkeys.len());
-            pkeys.extend(patterns[i].as_ref().iter().map(|l| K::of(hash_str(l))));
-        }
-        from.push(pkeys.len());
+        let k = ids
+            .iter()
+            .map(|&i| patterns[i as usize].as_ref().len())
+            .min()
+            .unwrap_or(0);
+        let keys_of = |j: usize| from[j] as usize..from[j + 1] as usize;
         // Patterns by the hash of their first k keys, and a filter of those hashes' low bits.
         const FILTER_BITS: u32 = 16;
         let mut filter = vec![0u64; 1 << (FILTER_BITS - 6)];
         let bit = |h: u64| (h & ((1 << FILTER_BITS) - 1)) as usize;
         let mut seeds: Vec<(u64, usize)> = (0..ids.len())
-            .map(|j| (window_hash_keys(&pkeys[from[j]..from[j] + k]), j))
+            .map(|j| (window_hash_keys(&pkeys[keys_of(j)][..k]), j))
             .collect();
         seeds.sort_unstable();
         for &(h, _) in &seeds {
             filter[bit(h) / 64] |= 1 << (bit(h) % 64);
         }
         // (pattern, start) of every match, in file order; matches counted per pattern.
-        let mut found: Vec<(usize, usize)> = Vec::new();
-        let mut count = vec![0usize; ids.len()];
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        let mut count = vec![0u32; ids.len()];
         budget.charge(n as u64)?;
         let high = (1..k).fold(1u64, |p, _| p.wrapping_mul(BASE));
         let mut h = window_hash_keys(&keys[..k]);
@@ -872,19 +924,20 @@ impl<'a> LineIndex<'a> {
             }
             let first = seeds.partition_point(|&(s, _)| s < h);
             for &(_, j) in seeds[first..].iter().take_while(|&&(s, _)| s == h) {
-                let p = patterns[ids[j]].as_ref();
-                if count[j] > cap || start + p.len() > n {
+                let p = patterns[ids[j] as usize].as_ref();
+                if count[j] as usize > cap || start + p.len() > n {
                     continue;
                 }
                 budget.charge(p.len() as u64)?;
-                if keys[start..start + p.len()] == pkeys[from[j]..from[j + 1]]
+                if keys[start..start + p.len()] == pkeys[keys_of(j)]
                     && p.iter()
                         .enumerate()
                         .all(|(q, l)| self.lines.get(start + q) == *l)
                 {
                     count[j] += 1;
-                    if count[j] <= cap {
-                        found.push((j, start));
+                    if count[j] as usize <= cap {
+                        // Both fit: j < ids.len() and start < n, checked above.
+                        found.push((j as u32, start as u32));
                     }
                 }
             }
@@ -900,23 +953,25 @@ impl<'a> LineIndex<'a> {
     fn cache_found<'p, P: AsRef<[&'p str]>>(
         &mut self,
         patterns: &[P],
-        ids: &[usize],
-        mut found: Vec<(usize, usize)>,
-        count: &[usize],
+        ids: &[u32],
+        mut found: Vec<(u32, u32)>,
+        count: &[u32],
         cap: usize,
     ) {
         // Stable: each pattern's matches stay in file order.
         found.sort_by_key(|&(j, _)| j);
+        self.exact_cache.reserve(ids.len(), found.len());
         let mut at = 0;
         let mut starts = Vec::new();
         for (j, &i) in ids.iter().enumerate() {
             starts.clear();
-            while at < found.len() && found[at].0 == j {
+            while at < found.len() && found[at].0 as usize == j {
                 starts.push(found[at].1);
                 at += 1;
             }
-            if count[j] <= cap {
-                self.exact_cache.insert(patterns[i].as_ref(), &starts);
+            if count[j] as usize <= cap {
+                self.exact_cache
+                    .insert(patterns[i as usize].as_ref(), &starts);
             }
         }
     }
@@ -1152,6 +1207,42 @@ mod tests {
             });
             proptest::prop_assert_eq!(got, want);
         }
+    }
+
+    /// A pattern that shares its hash with a cached one is never answered from that entry:
+    /// a cached pattern found somewhere is compared with the file's lines at its first match
+    /// (its text is not kept), one found nowhere with its kept text.
+    #[test]
+    fn a_colliding_pattern_is_not_answered_from_the_cache() {
+        let text = "# a\n# b\n# c\n# a\n# b\n# c\n";
+        let lines = Lines::split(text);
+        let mut index = LineIndex::new(&lines);
+        let mut budget = Budget::new(u64::MAX);
+        // A found pattern (at 0 and 3), and one found nowhere.
+        index.exact_cache.insert(&["# a", "# b"], &[0, 3]);
+        index.exact_cache.insert(&["zzz"], &[]);
+        // Queries given those entries' hashes, as a collision would: each its own answer.
+        for (entry, query, want) in [
+            (0, vec!["# b", "# c"], vec![1, 4]),
+            (0, vec!["# a"], vec![0, 3]),
+            (1, vec!["# c"], vec![2, 5]),
+        ] {
+            index
+                .exact_cache
+                .by_hash
+                .insert(pattern_hash(&query), entry);
+            let mut p = Pattern::new(query.clone());
+            let got = index
+                .find_windows(&mut p, Level::Exact, 0..6, usize::MAX, &mut budget)
+                .unwrap();
+            assert_eq!(got, want, "{query:?}");
+        }
+        // The cached patterns themselves are answered from their entries.
+        let mut p = Pattern::new(vec!["# a", "# b"]);
+        let got = index
+            .find_windows(&mut p, Level::Exact, 0..6, usize::MAX, &mut budget)
+            .unwrap();
+        assert_eq!(got, vec![0, 3]);
     }
 
     /// A remembered answer is never trusted: positions in the exact-match cache that do not

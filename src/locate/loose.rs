@@ -410,8 +410,7 @@ fn stretch(
         || p.end_of_file
         || p.anchor_ignored
         || p.context_relaxed
-        || p.gap.is_some()
-        || p.missing.is_some()
+        || p.bend.is_some()
         || p.candidates != 1
         || p.used_lines != hunk.lines.len()
     {

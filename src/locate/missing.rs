@@ -14,7 +14,7 @@ use super::gap::{
 };
 use super::index::{Budget, LineIndex};
 use super::search::{self, starts_until};
-use super::{overlapping_hunk, without_blank_tail, Level, Placement, Search};
+use super::{overlapping_hunk, without_blank_tail, Bend, Level, Placement, Search};
 use crate::error::Error;
 
 /// A window of the file (`m - 1` lines from `start`) where the old side fits with its line
@@ -147,7 +147,7 @@ fn place_used(
         old_len: w,
         used_lines: used,
         level: fit.level,
-        line_levels: Vec::new(),
+        line_levels: Box::default(),
         fuzz: anchor_fuzz
             .saturating_add(fit.level.fuzz())
             .saturating_add(super::relaxed::RELAXED_FUZZ),
@@ -157,8 +157,7 @@ fn place_used(
         already_applied: false,
         anchor_ignored: false,
         context_relaxed: true,
-        gap: None,
-        missing: Some(old[fit.skip].body),
+        bend: Some(Bend::missing(old[fit.skip].body)),
     };
     Ok(match checked_equivalent(index, s, p, budget)? {
         Some(p) => Missing::Placed(p),

@@ -46,8 +46,10 @@ pub(crate) struct Placement {
     pub used_lines: usize,
     /// The level the old side matched at.
     pub level: Level,
-    /// For each used old-side line, the strictest level it matched at.
-    pub line_levels: Vec<Level>,
+    /// For each used old-side line, the strictest level it matched at. A boxed slice, not a
+    /// `Vec`: with [`Bend`] it keeps a placement at 64 bytes, the size of the
+    /// [`HunkReport`](crate::HunkReport) the apply turns it into in place (`apply::updated`).
+    pub line_levels: Box<[Level]>,
     /// Fuzz of this hunk: level, anchors, end-of-file fallback.
     pub fuzz: u32,
     /// Candidate places considered at the deciding level.
@@ -64,18 +66,56 @@ pub(crate) struct Placement {
     /// Found only with some context lines relaxed (they differ from the file, whose lines are
     /// kept): [`relaxed`], SPEC §3.2.
     pub context_relaxed: bool,
+    /// Found with one line of difference from the hunk's old side ([`gap`] or [`missing`]);
+    /// read through [`Placement::gap`] and [`Placement::missing`].
+    pub bend: Option<Bend>,
+}
+
+/// The one-line difference between a placement and its hunk's old side (rare: most placements
+/// have none). The body index is of the lines in use; a `u32`, as every body index of a hunk
+/// held in memory is (a body line is a 32-byte [`Line`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bend {
     /// Found only with one file line more than the hunk's old side, inside it (an unchanged
-    /// line the patch left out, [`gap`], SPEC §3.2): the body index (of the lines in use)
-    /// before which that file line is kept as context. `old_len` and `line_levels` count it.
-    /// [`gapped_body`] gives the equivalent body, whose lines map to the file one to one.
-    pub gap: Option<usize>,
+    /// line the patch left out, [`gap`], SPEC §3.2): the body index before which that file
+    /// line is kept as context. `old_len` and `line_levels` count it. [`gapped_body`] gives the
+    /// equivalent body, whose lines map to the file one to one.
+    Gap(u32),
     /// Found only with one of the hunk's interior context lines left out (a line the file no
-    /// longer has, [`missing`], SPEC §3.2): its body index (of the lines in use). `old_len`
-    /// and `line_levels` do not count it; [`gapped_body`] leaves it out.
-    pub missing: Option<usize>,
+    /// longer has, [`missing`], SPEC §3.2): its body index. `old_len` and `line_levels` do not
+    /// count it; [`gapped_body`] leaves it out.
+    Missing(u32),
+}
+
+impl Bend {
+    /// A gap before body line `body`.
+    pub(crate) fn gap(body: usize) -> Bend {
+        Bend::Gap(u32::try_from(body).expect("a hunk held in memory has fewer than 2^32 lines"))
+    }
+
+    /// Body line `body` missing from the file.
+    pub(crate) fn missing(body: usize) -> Bend {
+        Bend::Missing(u32::try_from(body).expect("a hunk held in memory has fewer than 2^32 lines"))
+    }
 }
 
 impl Placement {
+    /// The body index before which a file line the patch left out is kept ([`Bend::Gap`]).
+    pub(crate) fn gap(&self) -> Option<usize> {
+        match self.bend {
+            Some(Bend::Gap(g)) => Some(g as usize),
+            _ => None,
+        }
+    }
+
+    /// The body index of a context line the file no longer has ([`Bend::Missing`]).
+    pub(crate) fn missing(&self) -> Option<usize> {
+        match self.bend {
+            Some(Bend::Missing(j)) => Some(j as usize),
+            _ => None,
+        }
+    }
+
     /// The file lines the placement covers.
     fn range(&self) -> std::ops::Range<usize> {
         self.start..self.start + self.old_len
@@ -411,14 +451,14 @@ pub(crate) fn gapped_body<'h>(
 ) -> std::borrow::Cow<'h, [Line]> {
     let body = &hunk.lines[..p.used_lines.min(hunk.lines.len())];
     if let Some(j) = p
-        .missing
+        .missing()
         .filter(|&j| body.get(j).is_some_and(|l| l.kind == LineKind::Context))
     {
         let mut v = body.to_vec();
         v.remove(j);
         return std::borrow::Cow::Owned(v);
     }
-    let Some(g) = p.gap.filter(|&g| g <= body.len()) else {
+    let Some(g) = p.gap().filter(|&g| g <= body.len()) else {
         return std::borrow::Cow::Borrowed(body);
     };
     let before = body[..g].iter().filter(|l| l.kind != LineKind::Add).count();
@@ -884,7 +924,7 @@ fn place_end_of_file(
             old_len: old.len(),
             used_lines: used,
             level: Level::Exact,
-            line_levels: Vec::new(),
+            line_levels: Box::default(),
             fuzz: 0,
             candidates: 1,
             out_of_order: false,
@@ -892,8 +932,7 @@ fn place_end_of_file(
             already_applied: false,
             anchor_ignored: false,
             context_relaxed: false,
-            gap: None,
-            missing: None,
+            bend: None,
         };
         let mut pattern = Pattern::new(old.clone());
         if let Some(p) = place_at_end(index, &mut pattern, s, &base, budget)? {
@@ -952,7 +991,7 @@ fn place(
         old_len: old.len(),
         used_lines: used,
         level: Level::Exact,
-        line_levels: Vec::new(),
+        line_levels: Box::default(),
         fuzz: anchor_fuzz,
         candidates: 1,
         out_of_order: false,
@@ -960,8 +999,7 @@ fn place(
         already_applied: false,
         anchor_ignored: false,
         context_relaxed: false,
-        gap: None,
-        missing: None,
+        bend: None,
     };
     if old.is_empty() {
         return Ok(Some(place_insertion(index, s, base)));

@@ -409,7 +409,7 @@ fn placements(
             old_len: m,
             used_lines: hunk.lines.len(),
             level: Level::Exact,
-            line_levels: vec![Level::Exact; m],
+            line_levels: vec![Level::Exact; m].into_boxed_slice(),
             fuzz: 0,
             candidates: 1,
             out_of_order: false,
@@ -417,8 +417,7 @@ fn placements(
             already_applied: false,
             anchor_ignored: false,
             context_relaxed: false,
-            gap: None,
-            missing: None,
+            bend: None,
         });
     }
     out

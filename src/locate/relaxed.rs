@@ -191,7 +191,7 @@ fn checked_placement(
             old_len: m,
             used_lines: used,
             level: fit.level,
-            line_levels: Vec::new(),
+            line_levels: Box::default(),
             fuzz: anchor_fuzz
                 .saturating_add(fit.level.fuzz())
                 .saturating_add(relaxed.saturating_mul(RELAXED_FUZZ)),
@@ -201,8 +201,7 @@ fn checked_placement(
             already_applied: false,
             anchor_ignored: false,
             context_relaxed: true,
-            gap: None,
-            missing: None,
+            bend: None,
         },
         s.opts,
     );

@@ -157,7 +157,7 @@ fn verifies(
     let Some(p) = ps.get(o.h) else { return false };
     let old = t.old_lines().count();
     let want = if lead { o.start + k } else { o.start };
-    if p.start != want || p.old_len != old || p.gap.is_some() || p.context_relaxed {
+    if p.start != want || p.old_len != old || p.gap().is_some() || p.context_relaxed {
         return false;
     }
     if p.already_applied {

@@ -47,11 +47,11 @@ pub(crate) fn removed_lines(hunk: &Hunk, p: &Placement) -> Vec<usize> {
         .iter()
         .enumerate()
     {
-        if p.missing == Some(i) {
+        if p.missing() == Some(i) {
             // A context line the file no longer has: no file line.
             continue;
         }
-        if p.gap == Some(i) {
+        if p.gap() == Some(i) {
             // The file's line the patch left out, kept as context.
             f += 1;
         }
