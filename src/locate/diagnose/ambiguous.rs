@@ -155,7 +155,11 @@ fn lands_at(
     (at, len): (usize, usize),
 ) -> bool {
     match cx.relocate(index.lines(), hunk.clone(), opts) {
-        Ok(p) => p.start == at && p.old_len == len && cx.clear_of_later(index.lines(), hunk, opts),
+        Ok(p) => {
+            p.start == at
+                && p.old_len == len
+                && cx.clear_of_later(index.lines(), hunk, opts, at..at + len)
+        }
         Err(e) => {
             let d = e.diagnostics();
             e.status() == Status::OverlappingHunks
