@@ -499,7 +499,9 @@ fn every_offered_fix_repairs_or_is_refused() {
     let (mut refused, mut offered, mut intended) = (0u64, 0u64, 0u64);
     let mut by_status: BTreeMap<String, (u64, u64, u64)> = BTreeMap::new();
     let mut wrong = Vec::new();
-    // `V4A_REPAIR_SHOW=N` prints the first N refusals that are not repaired, with their cases.
+    // `V4A_REPAIR_SHOW=N` prints the first N refusals that are not repaired, with their cases;
+    // with `V4A_REPAIR_SHOW_OFFERED=1`, only those that offer a fix.
+    let offered_only = std::env::var_os("V4A_REPAIR_SHOW_OFFERED").is_some();
     let mut show: usize = std::env::var("V4A_REPAIR_SHOW")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -522,7 +524,9 @@ fn every_offered_fix_repairs_or_is_refused() {
         let entry = by_status.entry(format!("{:?}", err.status())).or_default();
         entry.0 += 1;
         if repair::choices(&patch, &err).is_empty() && repair::repaired(&patch, &err).is_none() {
-            shown(seed, &source, &patch, &err);
+            if !offered_only {
+                shown(seed, &source, &patch, &err);
+            }
             continue;
         }
         offered += 1;

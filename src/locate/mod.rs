@@ -174,10 +174,18 @@ impl HunkRef<'_> {
             .ok_or_else(|| Error::simple(crate::error::Status::Internal, "no placement"))
     }
 
-    /// Whether the whole patch of the file, with `hunk` resent in place of this one, is free
-    /// of an overlap that no verified fix resolves (a fix's lines reaching into where a later
-    /// hunk goes). Other refusals of later hunks are theirs to fix.
-    pub(crate) fn clear_of_later(&self, lines: &Lines<'_>, hunk: Hunk, opts: &Options) -> bool {
+    /// Whether the whole patch of the file, with `hunk` resent in place of this one (landing
+    /// on file lines `span`), is free of an overlap that no verified fix resolves (a fix's
+    /// lines reaching into where a later hunk goes), and of a later hunk made ambiguous by a
+    /// place inside `span` (a fix's lines taking in a copy of a later hunk, which no fix of
+    /// that hunk can then reach). Other refusals of later hunks are theirs to fix.
+    pub(crate) fn clear_of_later(
+        &self,
+        lines: &Lines<'_>,
+        hunk: Hunk,
+        opts: &Options,
+        span: std::ops::Range<usize>,
+    ) -> bool {
         if self.after.is_empty() || self.after.len() > VERIFY_HUNKS {
             return true;
         }
@@ -187,8 +195,18 @@ impl HunkRef<'_> {
         match locate_hunks(lines, &hunks, self.path, opts, self.seen) {
             Ok(_) => true,
             Err(e) => {
-                e.status() != crate::error::Status::OverlappingHunks
-                    || e.diagnostics().corrected_hunk.is_some()
+                let d = e.diagnostics();
+                let later = d.hunk.is_some_and(|h| h as usize > self.hunk_index + 1);
+                let inside = d
+                    .candidates
+                    .iter()
+                    .any(|&c| span.contains(&(c as usize).saturating_sub(1)));
+                match e.status() {
+                    crate::error::Status::OverlappingHunks => d.corrected_hunk.is_some(),
+                    _ if !later || !inside => true,
+                    crate::error::Status::Ambiguous => false,
+                    _ => d.corrected_hunk.is_some() || d.suggestion.is_some(),
+                }
             }
         }
     }

@@ -330,6 +330,9 @@ pub fn outcome(source: &str, patch: &str, want: &str, rounds: usize) -> Outcome 
         Ok(_) => return Outcome::Wrong,
         Err(e) => e,
     };
+    if std::env::var_os("V4A_REPAIR_TRACE").is_some() {
+        eprintln!("[round {rounds}] patch:\n{patch}[msg] {}\n", err.message());
+    }
     if rounds == 0 {
         return Outcome::Refused;
     }

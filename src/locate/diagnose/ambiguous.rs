@@ -60,10 +60,11 @@ pub(crate) fn ambiguous(
     )
 }
 
-/// How many of a hunk's candidates (the first, in file order) get a fix of their own when the
-/// file is small enough for every fix to be verified cheaply ([`VERIFY_LINES`]); on a larger
-/// file, [`FEW_CANDIDATES`]. A model that meant a later one is told only to add an anchor or
-/// more lines.
+/// How many candidates a hunk may have for each to get a fix of its own, when the file is
+/// small enough for every fix to be verified cheaply ([`VERIFY_LINES`]); on a larger file,
+/// [`FEW_CANDIDATES`]. A hunk with more candidates gets no "To pick line N" fix at all, only
+/// the advice to add an anchor or more lines: a menu of the first few would invite a model
+/// that meant a later place to take a fix for a place it did not mean.
 const FIX_CANDIDATES: usize = 12;
 
 /// How many candidates get a fix on a file too large for [`FIX_CANDIDATES`].
@@ -154,7 +155,11 @@ fn lands_at(
     (at, len): (usize, usize),
 ) -> bool {
     match cx.relocate(index.lines(), hunk.clone(), opts) {
-        Ok(p) => p.start == at && p.old_len == len && cx.clear_of_later(index.lines(), hunk, opts),
+        Ok(p) => {
+            p.start == at
+                && p.old_len == len
+                && cx.clear_of_later(index.lines(), hunk, opts, at..at + len)
+        }
         Err(e) => {
             let d = e.diagnostics();
             e.status() == Status::OverlappingHunks
@@ -165,26 +170,38 @@ fn lands_at(
     }
 }
 
-/// Whether `hunk`, resent with an empty context line between its body and the `after` context
-/// lines a fix ends it with, does not land anywhere but file line `at`. A bare diff's trailing
-/// blank lines are not part of its last hunk, but a model that appends the fix's lines to
-/// the hunk as it wrote it puts them after its blank line: that resend must not edit other
-/// lines (refused, or placed on the candidate, is safe).
-fn blank_before_end_is_safe(
+/// How `hunk`, resent with an empty context line between its body and the `after` context
+/// lines a fix ends it with, lands. A bare diff's trailing blank lines are not part of its
+/// last hunk, but a model that appends the fix's lines to the hunk as it wrote it puts them
+/// after its blank line: that resend must not edit other lines (refused, or placed on the
+/// candidate, is safe), and should land on the candidate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BlankResend {
+    /// No such resend (no end lines, or not the file's last hunk, or it ends blank itself),
+    /// or it lands on the candidate too.
+    Lands,
+    /// Refused: safe, but the model that appends after its blank line is refused again.
+    Refused,
+    /// Lands elsewhere: the fix must not be offered.
+    Elsewhere,
+}
+
+/// [`BlankResend`] for `hunk` (the candidate's fix) at file line `at`.
+fn blank_before_end(
     index: &LineIndex<'_>,
     cx: &HunkRef<'_>,
     hunk: &Hunk,
     opts: &Options,
     after: usize,
     at: usize,
-) -> bool {
+) -> BlankResend {
     let ends_blank = |h: &Hunk| {
         h.lines
             .last()
             .is_some_and(|l| l.kind == LineKind::Context && l.text.trim().is_empty())
     };
     if after == 0 || cx.next.is_some() || hunk.end_of_file || ends_blank(cx.hunk) {
-        return true;
+        return BlankResend::Lands;
     }
     let mut resent = hunk.clone();
     let k = resent.lines.len() - after;
@@ -197,8 +214,9 @@ fn blank_before_end_is_safe(
         },
     );
     match cx.relocate(index.lines(), resent, opts) {
-        Ok(p) => p.start == at,
-        Err(_) => true,
+        Ok(p) if p.start == at => BlankResend::Lands,
+        Ok(_) => BlankResend::Elsewhere,
+        Err(_) => BlankResend::Refused,
     }
 }
 
@@ -268,8 +286,9 @@ fn separating_context(
     out
 }
 
-/// For each of the first candidates, what tells it apart from the others (one "To pick line
-/// N: …" sentence each), and the first such fix as a suggestion. Every fix is verified: the
+/// For each candidate, what tells it apart from the others (one "To pick line N: …" sentence
+/// each; none when there are more than [`FIX_CANDIDATES`]), and the first such fix as a
+/// suggestion. Every fix is verified: the
 /// hunk resent with it is located again and lands on that candidate.
 fn separating_fixes(
     index: &mut LineIndex<'_>,
@@ -294,7 +313,12 @@ fn separating_fixes(
     } else {
         FEW_CANDIDATES
     };
-    for &c in found.iter().take(take) {
+    if found.len() > take {
+        // Not every candidate could get a fix: offer none (see FIX_CANDIDATES).
+        VERIFYING.with(|v| v.set(false));
+        return (fixes, suggestion);
+    }
+    for &c in found {
         let mut ways = Vec::new();
         if let Some((text, hint)) = separating_header(index, cx, (c, m), anchor, opts) {
             ways.push(text);
@@ -303,29 +327,22 @@ fn separating_fixes(
         // Distinct at the loosest level: a line that separates the candidates only at the
         // level they were found at would let the resent hunk fall to a looser level at another
         // candidate (`\t}` and `}` differ at the exact level only).
-        for (before, after) in separating_context(index, found, (c, m), placed) {
-            let hunk = with_context(index, cx, c, m, (before, after));
-            let len = before + m + after;
-            if blank_before_end_is_safe(index, cx, &hunk, opts, after, c - before)
-                && lands_at(index, cx, hunk, opts, (c - before, len))
-            {
-                let start = (before > 0).then(|| context_lines(index, c - before, c));
-                let end = (after > 0).then(|| context_lines(index, c + m, c + m + after));
-                let way = match (start, end) {
-                    (Some(s), None) => format!("start the hunk with the {s}"),
-                    (None, Some(e)) => format!("end the hunk with the {e}"),
-                    (Some(s), Some(e)) => {
-                        format!("start the hunk with the {s} and end it with the {e}")
-                    }
-                    (None, None) => String::new(),
-                };
-                if before + after == 1 {
-                    let j = if before == 1 { c - 1 } else { c + m };
-                    suggestion.get_or_insert(format!(" {}", index.lines().get(j)));
+        if let Some((before, after)) = context_fix(index, cx, (c, m), found, placed, opts) {
+            let start = (before > 0).then(|| context_lines(index, c - before, c));
+            let end = (after > 0).then(|| context_lines(index, c + m, c + m + after));
+            let way = match (start, end) {
+                (Some(s), None) => format!("start the hunk with the {s}"),
+                (None, Some(e)) => format!("end the hunk with the {e}"),
+                (Some(s), Some(e)) => {
+                    format!("start the hunk with the {s} and end it with the {e}")
                 }
-                ways.push(way);
-                break;
+                (None, None) => String::new(),
+            };
+            if before + after == 1 {
+                let j = if before == 1 { c - 1 } else { c + m };
+                suggestion.get_or_insert(format!(" {}", index.lines().get(j)));
             }
+            ways.push(way);
         }
         if !ways.is_empty() {
             fixes.push(format!("To pick line {}: {}.", c + 1, ways.join(", or ")));
@@ -333,6 +350,38 @@ fn separating_fixes(
     }
     VERIFYING.with(|v| v.set(false));
     (fixes, suggestion)
+}
+
+/// The context lines (before, after) of candidate `c`'s fix: the first separating context
+/// whose resent hunk lands on exactly the candidate's lines and that a model appending its end
+/// lines after a stray trailing blank line also lands with ([`BlankResend::Lands`]); else the
+/// first whose such resend is refused (safe, but refused again); never one that lands
+/// elsewhere.
+fn context_fix(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    (c, m): (usize, usize),
+    found: &[usize],
+    placed: &[Placement],
+    opts: &Options,
+) -> Option<(usize, usize)> {
+    let mut fallback = None;
+    for (before, after) in separating_context(index, found, (c, m), placed) {
+        let hunk = with_context(index, cx, c, m, (before, after));
+        let len = before + m + after;
+        let blank = blank_before_end(index, cx, &hunk, opts, after, c - before);
+        if blank == BlankResend::Elsewhere
+            || (blank == BlankResend::Refused && fallback.is_some())
+            || !lands_at(index, cx, hunk, opts, (c - before, len))
+        {
+            continue;
+        }
+        if blank == BlankResend::Lands {
+            return Some((before, after));
+        }
+        fallback = Some((before, after));
+    }
+    fallback
 }
 
 /// An enclosing header of candidate `c` (the innermost that works, up to [`HEADER_DEPTH`]
