@@ -74,32 +74,72 @@ pub(crate) struct LineCursor<'t> {
 const LF_BLOCK: usize = 16 * 1024;
 
 impl<'t> LineCursor<'t> {
-    /// A cursor at the first line of `text`, whose spans are offset by `base`.
+    /// A cursor at the first line of `text`, whose spans are offset by `base`. The `\r` check
+    /// and the line count are one pass, a block at a time (each block's `\n`s counted while
+    /// it is still in the cache from the check).
     pub(crate) fn new(text: &'t str, base: usize) -> LineCursor<'t> {
         let bytes = text.as_bytes();
-        let cr = memchr::memchr(b'\r', bytes).is_some();
-        let mut cursor = LineCursor {
-            bytes,
-            base,
-            cr,
-            line: 0,
-            pos: 0,
-            len: 0,
-            block: usize::MAX,
-            mask: 0,
-            index: None,
-            lf_blocks: Vec::new(),
-        };
+        let mut lf_blocks = Vec::with_capacity(bytes.len().div_ceil(LF_BLOCK));
+        let mut cr = false;
+        for block in bytes.chunks(LF_BLOCK) {
+            if memchr::memchr(b'\r', block).is_some() {
+                cr = true;
+                break;
+            }
+            lf_blocks.push(memchr::memchr_iter(b'\n', block).count() as u32);
+        }
+        let mut cursor = LineCursor::lazy(text, base);
+        cursor.cr = cr;
         cursor.len = if cr {
             cursor.count_slowly()
         } else {
-            let blocks = bytes.chunks(LF_BLOCK);
-            let counts = blocks.map(|b| memchr::memchr_iter(b'\n', b).count() as u32);
-            cursor.lf_blocks = counts.collect();
+            cursor.lf_blocks = lf_blocks;
             let newlines = cursor.lf_blocks.iter().map(|&n| n as usize).sum::<usize>();
             newlines + usize::from(bytes.last().is_some_and(|&b| b != b'\n'))
         };
         cursor
+    }
+
+    /// A cursor at the first line of `text` that reads nothing before it is moved: no `\r`
+    /// check (CR and CRLF are terminators wherever they occur, which splits a text without
+    /// `\r` as well) and no line count until [`LineCursor::count_lines`], which counts only
+    /// from where the cursor then is. For a text that is moved over mostly by
+    /// [`LineCursor::skip_same`] (the new text of a diff). [`LineCursor::take_run`] and
+    /// [`LineCursor::take_lf`] are not for it.
+    pub(crate) fn lazy(text: &'t str, base: usize) -> LineCursor<'t> {
+        LineCursor {
+            bytes: text.as_bytes(),
+            base,
+            cr: true,
+            line: 0,
+            pos: 0,
+            len: usize::MAX,
+            block: usize::MAX,
+            mask: 0,
+            index: None,
+            lf_blocks: Vec::new(),
+        }
+    }
+
+    /// The number of lines: known for a cursor made by [`LineCursor::new`] or
+    /// [`LineCursor::indexed`]; for a [`LineCursor::lazy`] one, counted on the first call
+    /// from the current line on (the lines before it are the cursor's line index) and kept.
+    pub(crate) fn count_lines(&mut self) -> usize {
+        if self.len != usize::MAX {
+            return self.len;
+        }
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        self.len = if memchr::memchr(b'\r', rest).is_none() {
+            let newlines = memchr::memchr_iter(b'\n', rest).count();
+            self.line + newlines + usize::from(rest.last().is_some_and(|&b| b != b'\n'))
+        } else {
+            let (line, pos) = (self.line, self.pos);
+            while self.scan_next().is_some() {}
+            let n = self.line;
+            (self.line, self.pos) = (line, pos);
+            n
+        };
+        self.len
     }
 
     /// A cursor at the first line of `text` that reads the lines from `lines`, the index of
@@ -131,7 +171,8 @@ impl<'t> LineCursor<'t> {
         n
     }
 
-    /// The number of lines.
+    /// The number of lines (`usize::MAX` for a [`LineCursor::lazy`] one not yet counted:
+    /// ask [`LineCursor::count_lines`]).
     pub(crate) fn len(&self) -> usize {
         self.len
     }
@@ -452,6 +493,31 @@ mod tests {
         "one\ntwo\nthree",
         "é\r\nü\n",
     ];
+
+    #[test]
+    fn a_lazy_cursor_splits_and_counts_as_a_counted_one() {
+        // Every text, counted from every line, and every text's lines behind a prefix of
+        // each kind (so that the count starts past `\r`s, or past none in a text with some).
+        let mut texts: Vec<String> = TEXTS.iter().map(|t| t.to_string()).collect();
+        for (a, b) in TEXTS.iter().flat_map(|a| TEXTS.iter().map(move |b| (a, b))) {
+            texts.push(format!("{a}\n{b}"));
+        }
+        for text in &texts {
+            let counted = LineCursor::new(text, 3);
+            for from in 0..=counted.len() + 1 {
+                let mut lazy = LineCursor::lazy(text, 3);
+                let mut fresh = LineCursor::new(text, 3);
+                lazy.seek(from);
+                fresh.seek(from);
+                assert_eq!((lazy.line, lazy.pos), (fresh.line, fresh.pos), "{text:?}");
+                assert_eq!(lazy.count_lines(), counted.len(), "{text:?} from {from}");
+                assert_eq!(lazy.count_lines(), counted.len(), "{text:?} again");
+                let spans: Vec<_> = std::iter::from_fn(|| lazy.next_span()).collect();
+                let expected: Vec<_> = std::iter::from_fn(|| fresh.next_span()).collect();
+                assert_eq!(spans, expected, "{text:?} from {from}");
+            }
+        }
+    }
 
     #[test]
     fn splits_as_lines_does() {

@@ -277,7 +277,9 @@ impl<'a, S: Sink> Walk<'a, S> {
                 Some(lines) => LineCursor::indexed(src, base, lines),
                 None => LineCursor::new(src, base),
             },
-            new: LineCursor::new(new, a.text.len() - new.len()),
+            // Moved over the equal lines by comparing them with the source's, and counted
+            // only from the first change on.
+            new: LineCursor::lazy(new, a.text.len() - new.len()),
             ranges: hunk_of_old_line(a),
             ri: 0,
             context,
@@ -469,25 +471,29 @@ impl<'a, S: Sink> Walk<'a, S> {
 
     /// Every change with the equal lines before it, then the equal lines after the last.
     fn run(&mut self) {
-        let (old_len, new_len) = (self.old.len(), self.new.len());
+        let old_len = self.old.len();
         let changes = &self.a.changes;
         if self.context.is_none() {
             // Every old line once, plus the added lines; as runs, every changed line and a
             // run of equal lines (or two, in and out of a hunk) on each side of each change.
+            // (No more added lines than the new text has bytes, plus one.)
             let added = changes.iter().map(|c| c.new_len).sum::<usize>();
+            let added = added.min(self.a.text.len().saturating_add(1));
             let n = if self.runs {
                 let deleted = changes.iter().map(|c| c.old_len).sum::<usize>();
-                deleted.min(old_len) + added.min(new_len) + 2 * changes.len() + 2
+                deleted.min(old_len) + added + 2 * changes.len() + 2
             } else {
-                old_len + added.min(new_len)
+                old_len + added
             };
             self.sink.reserve(n);
         }
         for (ci, change) in changes.iter().enumerate() {
             // An empty line added at the very end of a text without a final newline is not
-            // a line.
-            let ch = Run::clamped(change, old_len, new_len);
-            self.gap(ci, ch.old.start.saturating_sub(self.oi));
+            // a line. The old side's clamp places the gap; the new text is counted once the
+            // cursor is past the first gap (the lines before it are the cursor's index).
+            let old = Run::clamped(change, old_len, 0).old;
+            self.gap(ci, old.start.saturating_sub(self.oi));
+            let ch = Run::clamped(change, old_len, self.new.count_lines());
             if S::STREAMS {
                 self.change_streamed(&ch, change.hunk_index());
             } else {

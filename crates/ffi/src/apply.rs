@@ -1,11 +1,11 @@
 //! Single-file apply: `v4a_apply`, `v4a_apply_mode_name` and `v4a_apply_with_base`, which
 //! make a `v4a_result`.
 
-use crate::boundary::{bytes_in, enum_in, ffi_boundary, out_ptr, str_in};
+use crate::boundary::{bytes_in, enum_in, ffi_boundary, out_ptr, str_in, utf8_in};
 use crate::constants::{v4a_mode, v4a_status};
 use crate::options::{options_in, v4a_options};
 use crate::result::{publish_result, v4a_result};
-use engine::{Error, Mode, Status};
+use engine::{ApplyResult, Error, Mode, Options, Status};
 
 /// The C ABI order of the modes.
 const MODE_NAMES: &str =
@@ -46,7 +46,7 @@ pub unsafe extern "C" fn v4a_apply(
             let mode = enum_in("mode", mode, &Mode::ALL, MODE_NAMES)
                 .map_err(|e| Error::simple(Status::UnsupportedMode, e.message()))?;
             let options = options_in(options)?;
-            engine::apply_bytes(source, diff, mode, &options)
+            apply_bytes(source, diff, mode, &options)
         })();
         Ok(publish_result(out, outcome))
     }
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn v4a_apply_mode_name(
             let diff = bytes_in("diff", diff, diff_len)?;
             let mode: Mode = str_in("mode name", mode_name, mode_name_len)?.parse()?;
             let options = options_in(options)?;
-            engine::apply_bytes(source, diff, mode, &options)
+            apply_bytes(source, diff, mode, &options)
         })();
         Ok(publish_result(out, outcome))
     }
@@ -128,7 +128,24 @@ pub unsafe extern "C" fn v4a_apply_with_base(
     }
 }
 
+/// `engine::apply_bytes` with [`utf8_in`]'s validation (the same answers, faster on ASCII):
+/// the patch first, and the source not read in create mode.
+fn apply_bytes<'s>(
+    source: &'s [u8],
+    diff: &[u8],
+    mode: Mode,
+    options: &Options,
+) -> Result<ApplyResult<'s>, Error> {
+    let diff = utf8("patch", diff)?;
+    let source = if mode == Mode::Create {
+        ""
+    } else {
+        utf8("source", source)?
+    };
+    engine::apply(source, diff, mode, options)
+}
+
 /// `bytes` as UTF-8, or `V4A_STATUS_INVALID_UTF8` naming `what` with the byte offset.
 fn utf8<'a>(what: &str, bytes: &'a [u8]) -> Result<&'a str, Error> {
-    std::str::from_utf8(bytes).map_err(|e| Error::invalid_utf8(what, e))
+    utf8_in(what, bytes)
 }

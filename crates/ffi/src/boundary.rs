@@ -229,7 +229,38 @@ pub(crate) unsafe fn slice_in<'a, T>(
 /// # Safety
 /// As [`bytes_in`].
 pub(crate) unsafe fn str_in<'a>(what: &str, ptr: *const u8, len: usize) -> Result<&'a str, Error> {
-    let bytes = bytes_in(what, ptr, len)?;
+    utf8_in(what, bytes_in(what, ptr, len)?)
+}
+
+/// The bytes [`utf8_in`] checks at a time for ASCII before it asks `from_utf8`.
+const ASCII_CHUNK: usize = 4 * 1024;
+
+/// `bytes` as UTF-8, or [`Status::InvalidUtf8`] naming `what` with the byte offset: what
+/// `std::str::from_utf8` answers, faster on text that is mostly ASCII (source code). Each
+/// chunk is first checked with `<[u8]>::is_ascii` (SSE2 on x86_64: about 0.2 instructions a
+/// byte, where `from_utf8` takes 0.45); only a chunk holding other bytes is validated by
+/// `from_utf8`, a character cut by the chunk's end carried whole into the next one.
+pub(crate) fn utf8_in<'a>(what: &str, bytes: &'a [u8]) -> Result<&'a str, Error> {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let chunk = rest.get(..ASCII_CHUNK).unwrap_or(rest);
+        let valid = if chunk.is_ascii() {
+            chunk.len()
+        } else {
+            match std::str::from_utf8(chunk) {
+                Ok(_) => chunk.len(),
+                Err(e) if e.error_len().is_none() && chunk.len() < rest.len() => e.valid_up_to(),
+                Err(_) => break,
+            }
+        };
+        rest = rest.get(valid..).unwrap_or_default();
+    }
+    if rest.is_empty() {
+        // SAFETY: every byte was validated above, in pieces that end at character
+        // boundaries (a cut character starts the next piece).
+        return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+    }
+    // Not UTF-8: the whole input's error, for its offset.
     std::str::from_utf8(bytes).map_err(|e| Error::invalid_utf8(what, e))
 }
 
@@ -285,6 +316,49 @@ pub(crate) unsafe fn free<T>(ptr: *mut T) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `utf8_in` answers as `from_utf8` does, with the same offset on failure, for texts of
+    /// ASCII with characters of 2, 3 and 4 bytes (and broken ones: a lone continuation
+    /// byte, a cut character, an overlong form, a surrogate) at and around every place where
+    /// a chunk ends, and at the very end of the text.
+    #[test]
+    fn utf8_in_answers_as_from_utf8() {
+        let pieces: [&[u8]; 9] = [
+            "é".as_bytes(),
+            "€".as_bytes(),
+            "😀".as_bytes(),
+            b"\x80",
+            b"\xe2\x82",
+            b"\xc0\xaf",
+            b"\xed\xa0\x80",
+            b"\xf0\x9f\x98",
+            b"a",
+        ];
+        let mut cases = 0;
+        for size in [0, 1, ASCII_CHUNK - 5, 3 * ASCII_CHUNK - 2] {
+            for piece in pieces {
+                for at in size.saturating_sub(4)..=size + 4 {
+                    for tail in [0, 1, ASCII_CHUNK + 7] {
+                        let mut text = vec![b'x'; at];
+                        text.extend_from_slice(piece);
+                        text.extend(std::iter::repeat_n(b'y', tail));
+                        let want = std::str::from_utf8(&text).map_err(|e| e.valid_up_to());
+                        let got = utf8_in("source", &text).map_err(|e| {
+                            assert_eq!(e.status(), Status::InvalidUtf8);
+                            e.diagnostics().byte_offset.map(|o| o as usize)
+                        });
+                        match (got, want) {
+                            (Ok(g), Ok(w)) => assert_eq!(g, w),
+                            (Err(g), Err(w)) => assert_eq!(g, Some(w), "{piece:?} at {at}"),
+                            (g, w) => panic!("{piece:?} at {at}: {g:?} against {w:?}"),
+                        }
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert!(cases > 300);
+    }
 
     /// A panic in an export's body, then one outside any export, in a child process (this
     /// test binary again): only the second may reach stderr.
