@@ -525,23 +525,21 @@ fn level_settles(index: &LineIndex<'_>, p: &Placement, adds: &[&str], down: bool
         return false;
     }
     let lines = index.lines();
-    let n = lines.len();
-    let beyond: Box<dyn Iterator<Item = usize>> = if down {
-        Box::new(p.start + p.old_len..n)
-    } else {
-        Box::new((0..p.start).rev())
+    // The line `k` steps past the hunk on the slide side, if the file has it.
+    let beyond = |k: usize| match down {
+        true => Some(p.start + p.old_len + k).filter(|&j| j < lines.len()),
+        false => p.start.checked_sub(k + 1),
     };
-    let mut neighbour = beyond.take(SLIDE_NEIGHBOUR_SCAN + 1).enumerate();
-    match neighbour.find_map(|(k, j)| {
-        (k == SLIDE_NEIGHBOUR_SCAN)
-            .then_some(None)
-            .or_else(|| indent_width(lines.get(j)).map(Some))
-    }) {
-        Some(Some(w)) => w <= shallowest,
-        Some(None) => false,
-        // Only blank lines up to the file's edge: nothing there for the block to hold.
-        None => true,
+    for k in 0..SLIDE_NEIGHBOUR_SCAN {
+        let Some(j) = beyond(k) else {
+            // Only blank lines up to the file's edge: nothing there for the block to hold.
+            return true;
+        };
+        if let Some(w) = indent_width(lines.get(j)) {
+            return w <= shallowest;
+        }
     }
+    false
 }
 
 /// How many blank lines [`level_settles`] looks past for the slidable insertion's neighbour.
