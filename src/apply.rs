@@ -11,7 +11,7 @@ use crate::options::{DiffStyle, Options};
 use crate::patch::{FileOp, Hunk, LineKind, OpKind, Patch};
 use std::borrow::Cow;
 
-use crate::report::{finish, finish_indexed, ApplyResult, HunkReport};
+use crate::report::{finish, finish_indexed, ApplyResult, HunkReport, KnownLines};
 use crate::text::{strip_bom, Lines};
 
 /// What the single-file call does with the source.
@@ -274,6 +274,7 @@ fn whole_file<'s>(source: &'s str, text: String, path: &str, opts: &Options) -> 
         } else {
             Vec::new()
         },
+        known: KnownLines::default(),
     };
     finish(&mut a, opts);
     a
@@ -342,8 +343,7 @@ fn update<'s>(
     // Every hunk exact, unique and in order in LF text (or every hunk unique at a loose
     // level): placed and built from the raw bytes, without splitting the file into lines (the
     // same result; see `locate::raw` and `locate::loose`).
-    if let Some(mut a) = update_raw(body, bom, op, opts) {
-        a.source = Cow::Borrowed(source);
+    if let Some(a) = update_raw(source, body, bom, op, opts) {
         return Ok(a);
     }
     let lines = Lines::split(body);
@@ -370,11 +370,25 @@ fn update_lines<'s>(
     Ok(updated(op, placements, built))
 }
 
-/// [`update_lines`] over the text after the BOM without splitting it into lines, when
-/// [`raw_update`] can answer (else `None`: the line path runs).
-fn update_raw<'s>(body: &str, bom: bool, op: &FileOp, opts: &Options) -> Option<ApplyResult<'s>> {
-    let (placements, built) = raw_update(body, bom, &op.hunks, &op.path, opts)?;
-    Some(updated(op, placements, built))
+/// [`update_lines`] over `body`, the text of `source` after the BOM, without splitting it into
+/// lines, when [`raw_update`] can answer (else `None`: the line path runs). The result keeps
+/// what the raw path learnt of the source's lines (no `\r`, where each hunk's lines start
+/// and end) for a diff asked for later.
+fn update_raw<'s>(
+    source: &'s str,
+    body: &str,
+    bom: bool,
+    op: &FileOp,
+    opts: &Options,
+) -> Option<ApplyResult<'s>> {
+    let (placements, mut built) = raw_update(body, bom, &op.hunks, &op.path, opts)?;
+    let starts = built.lf_starts.take();
+    let mut a = updated(op, placements, built);
+    a.source = Cow::Borrowed(source);
+    if let Some(starts) = starts {
+        a.known = KnownLines::lf(source, starts);
+    }
+    Some(a)
 }
 
 /// The result of an update from its placements and built text (`source` left empty). The
@@ -416,6 +430,7 @@ fn updated<'s>(op: &FileOp, placements: Vec<Placement>, built: Built) -> ApplyRe
         diff: Vec::new(),
         segments: Vec::new(),
         changes: built.changes,
+        known: KnownLines::default(),
     }
 }
 

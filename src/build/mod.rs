@@ -87,6 +87,9 @@ pub(crate) struct Built {
     pub text: String,
     pub hunks: Vec<BuiltHunk>,
     pub changes: Vec<Change>,
+    /// From the raw path (a source without `\r`): `(line, byte after the BOM)` where each
+    /// hunk's original lines start and end, in order; `None` from the line paths.
+    pub lf_starts: Option<Vec<(usize, usize)>>,
 }
 
 /// One line of output.
@@ -265,6 +268,7 @@ pub(crate) fn build_update_in(
         text,
         hunks: built_hunks,
         changes: b.changes,
+        lf_starts: None,
     })
 }
 

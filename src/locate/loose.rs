@@ -386,6 +386,7 @@ fn build_all(
         text,
         hunks: built_hunks,
         changes,
+        lf_starts: None,
     };
     Some((placements, built))
 }

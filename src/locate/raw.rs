@@ -172,7 +172,14 @@ pub(crate) fn update_with(
     let windows = windows(body, &olds, trim_end, multi_from)?;
     let placements = placements(bytes, hunks, &olds, &windows);
     check_overlaps(hunks, &placements, path).ok()?;
-    let built = build(body, bom, hunks, &placements, &windows);
+    let mut built = build(body, bom, hunks, &placements, &windows);
+    built.lf_starts = Some(
+        placements
+            .iter()
+            .zip(&windows)
+            .flat_map(|(p, w)| [(p.start, w.start), (p.start + p.old_len, w.end)])
+            .collect(),
+    );
     Some((placements, built))
 }
 
@@ -482,6 +489,7 @@ fn build(
         text,
         hunks: built,
         changes,
+        lf_starts: None,
     }
 }
 

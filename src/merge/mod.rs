@@ -145,6 +145,7 @@ pub(crate) fn merge<'s>(
         diff: Vec::new(),
         segments: Vec::new(),
         changes,
+        known: Default::default(),
     })
 }
 

@@ -68,6 +68,9 @@ pub(crate) struct LineCursor<'t> {
     /// [`LF_BLOCK`] bytes, counted with the lines, so that a run of lines
     /// ([`LineCursor::take_run`]) skips whole blocks without reading them again.
     lf_blocks: Vec<u32>,
+    /// For a cursor made by [`LineCursor::known_lf`]: `(line, byte)` of some line starts, in
+    /// order, from which a run's end is counted instead of from the cursor.
+    starts: &'t [(usize, usize)],
 }
 
 /// The size of the blocks whose `\n`s [`LineCursor::new`] counts.
@@ -118,7 +121,29 @@ impl<'t> LineCursor<'t> {
             mask: 0,
             index: None,
             lf_blocks: Vec::new(),
+            starts: &[],
         }
+    }
+
+    /// A cursor at the first line of `text`, known to hold no `\r`, whose lines `starts[i].0`
+    /// start at bytes `starts[i].1` (non-decreasing; what the apply learnt placing the
+    /// hunks): no `\r` check, the lines counted from the last known start only, and a run
+    /// ([`LineCursor::take_run`]) counted from the known start nearest its end.
+    pub(crate) fn known_lf(
+        text: &'t str,
+        base: usize,
+        starts: &'t [(usize, usize)],
+    ) -> LineCursor<'t> {
+        let bytes = text.as_bytes();
+        let (line, at) = starts.last().copied().unwrap_or((0, 0));
+        let rest = bytes.get(at..).unwrap_or_default();
+        let mut cursor = LineCursor::lazy(text, base);
+        cursor.cr = false;
+        cursor.len = line
+            + memchr::memchr_iter(b'\n', rest).count()
+            + usize::from(bytes.last().is_some_and(|&b| b != b'\n'));
+        cursor.starts = starts;
+        cursor
     }
 
     /// The number of lines: known for a cursor made by [`LineCursor::new`] or
@@ -157,6 +182,7 @@ impl<'t> LineCursor<'t> {
             mask: 0,
             index: Some(index),
             lf_blocks: Vec::new(),
+            starts: &[],
         }
     }
 
@@ -342,7 +368,11 @@ impl<'t> LineCursor<'t> {
             self.pos = index.past_eol(end);
             end
         } else if !self.cr {
-            let end = self.nth_lf(start, k).unwrap_or(self.bytes.len());
+            let end = if self.lf_blocks.is_empty() {
+                self.lf_end(self.line + k)
+            } else {
+                self.nth_lf(start, k).unwrap_or(self.bytes.len())
+            };
             self.pos = (end + 1).min(self.bytes.len());
             end
         } else {
@@ -384,6 +414,29 @@ impl<'t> LineCursor<'t> {
             block += 1;
         }
         None
+    }
+
+    /// Where line `t - 1` ends (`self.line < t <= self.len`) in a text without `\r` whose
+    /// lines were not counted by block: the text's end for the last line, else the `\n`
+    /// before a known start of line `t`, or the `\n`s counted from the known start nearest
+    /// before it (or from the cursor).
+    fn lf_end(&self, t: usize) -> usize {
+        let bytes = self.bytes;
+        if t >= self.len {
+            return bytes.len() - usize::from(bytes.last() == Some(&b'\n'));
+        }
+        let known = self.starts[..self.starts.partition_point(|&(l, _)| l <= t)].last();
+        let (line, from) = match known {
+            Some(&(l, b)) if l >= self.line && b >= self.pos => (l, b),
+            _ => (self.line, self.pos),
+        };
+        if line == t {
+            return from.saturating_sub(1);
+        }
+        let rest = bytes.get(from..).unwrap_or_default();
+        memchr::memchr_iter(b'\n', rest)
+            .nth(t - line - 1)
+            .map_or(bytes.len(), |j| from + j)
     }
 
     /// [`LineCursor::next_span`] of a cursor without an index: finds the terminator.

@@ -273,9 +273,13 @@ impl<'a, S: Sink> Walk<'a, S> {
         Walk {
             a,
             source,
-            old: match lines {
-                Some(lines) => LineCursor::indexed(src, base, lines),
-                None => LineCursor::new(src, base),
+            old: match (lines, a.known.of(&a.source)) {
+                (Some(lines), _) => LineCursor::indexed(src, base, lines),
+                // What the apply learnt of this very source (still borrowed: unchanged).
+                (None, Some(starts)) if std::ptr::eq(source, &*a.source) => {
+                    LineCursor::known_lf(src, base, starts)
+                }
+                (None, _) => LineCursor::new(src, base),
             },
             // Moved over the equal lines by comparing them with the source's, and counted
             // only from the first change on.
@@ -564,9 +568,89 @@ pub(crate) fn columns(
 mod tests {
     use super::*;
     use crate::build::Change;
-    use crate::report::HunkReport;
+    use crate::report::{HunkReport, KnownLines};
     use crate::Level;
     use proptest::prelude::*;
+    use std::borrow::Cow;
+
+    #[test]
+    fn what_the_apply_knows_of_the_source_gives_the_scanned_diff() {
+        // Sources of every kind (LF, CRLF, lone CR, no final newline, a BOM, one line, long
+        // lines across the 64-byte blocks) and hunks at the start, the middle, the end, next
+        // to each other and of pure additions: the diff read with what the apply learnt of
+        // the source equals the one scanned from scratch, in every style.
+        let line = |i: usize| format!("line {i} {}", "x".repeat(i * 7 % 90));
+        let mut sources = Vec::new();
+        for n in [1usize, 2, 3, 8, 40] {
+            let lf: String = (0..n).map(|i| line(i) + "\n").collect();
+            sources.push(lf.clone());
+            sources.push(lf.trim_end_matches('\n').to_string());
+            sources.push(format!("\u{feff}{lf}"));
+            sources.push(lf.replace('\n', "\r\n"));
+            sources.push(lf.replacen('\n', "\r", 1));
+        }
+        sources.push(String::new());
+        let mut patches = Vec::new();
+        for at in [0usize, 1, 2, 5, 20, 39] {
+            patches.push(format!("@@\n-{}\n+changed\n", line(at)));
+            patches.push(format!("@@\n {}\n+added\n", line(at)));
+            patches.push(format!("@@\n+before\n {}\n", line(at)));
+            patches.push(format!(
+                "@@\n {}\n-{}\n@@\n-{}\n+x\n+y\n",
+                line(at),
+                line(at + 1),
+                line(at + 2)
+            ));
+            patches.push(format!("@@\n-{}\n@@\n {}\n+z\n", line(at), line(at + 9)));
+        }
+        let limits = RefineLimits::default();
+        let mut carried = 0;
+        for source in &sources {
+            for patch in &patches {
+                let opts = crate::Options::default();
+                let Ok(a) = crate::apply(source, patch, crate::Mode::Update, &opts) else {
+                    continue;
+                };
+                let known = a.known.of(&a.source).is_some();
+                carried += usize::from(known);
+                assert!(!known || !strip_bom(source).1.contains('\r'), "{source:?}");
+                let mut scanned = a.clone();
+                scanned.known = KnownLines::default();
+                for style in [
+                    DiffStyle::Runs,
+                    DiffStyle::Full,
+                    DiffStyle::Changes { context: 0 },
+                    DiffStyle::Changes { context: 2 },
+                ] {
+                    for refine in [None, Some(&limits)] {
+                        let (got, want) =
+                            (columns(&a, style, refine), columns(&scanned, style, refine));
+                        assert_eq!(got, want, "{source:?} {patch:?} {style:?}");
+                        let (got, want) = (rows(&a, style, refine), rows(&scanned, style, refine));
+                        assert_eq!(got.diff, want.diff, "{source:?} {patch:?} {style:?}");
+                        assert_eq!(got.segments, want.segments);
+                    }
+                }
+            }
+        }
+        // The raw path answered, and left its knowledge, for most of them.
+        assert!(carried >= 50, "{carried}");
+        // A source replaced in the result (owned, or another text) is scanned.
+        let source = "a\nb\nc\n".to_string();
+        let mut a = crate::apply(
+            &source,
+            "@@\n-b\n+B\n",
+            crate::Mode::Update,
+            &Default::default(),
+        )
+        .unwrap();
+        assert!(a.known.of(&a.source).is_some());
+        let other = "a\nb\r\nq\nc\n".to_string();
+        a.source = Cow::Borrowed(&other);
+        assert!(a.known.of(&a.source).is_none());
+        a.source = Cow::Owned(source.clone());
+        assert!(a.known.of(&a.source).is_none());
+    }
 
     /// The walk as it was before the cursors: both texts split into a line index first. The
     /// reference the cursors must match entry for entry.
@@ -855,6 +939,7 @@ mod tests {
                         hunk,
                     })
                     .collect(),
+                known: Default::default(),
             };
             let limits = RefineLimits::default();
             for style in [DiffStyle::Full, DiffStyle::Changes { context }] {

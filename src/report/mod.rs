@@ -170,6 +170,57 @@ pub struct ApplyResult<'s> {
     pub segments: Vec<Segment>,
     /// The edit script: every run of changed lines, in file order.
     pub changes: Vec<Change>,
+    /// What the apply learnt of the source's lines, for the diff walk (private: a result
+    /// is made by the apply, never by a literal outside the crate).
+    pub(crate) known: KnownLines,
+}
+
+/// What the raw apply learnt of its source's lines while placing the hunks: that the text
+/// after the BOM holds no `\r`, and where some of its lines start. Bound to the source it was
+/// learnt on (its address and length, and only while the result borrows it: a borrowed `str`
+/// cannot change, an owned one can through the public field), so that a source replaced
+/// since is scanned as before. Never part of a result's equality.
+#[derive(Clone, Default)]
+pub(crate) struct KnownLines {
+    /// The address and length of the source (BOM included) these facts are about.
+    of: (usize, usize),
+    /// `(line index, byte offset after the BOM)` of some line starts, non-decreasing; `Some`
+    /// only for a source without `\r`.
+    starts: Option<Vec<(usize, usize)>>,
+}
+
+impl KnownLines {
+    /// `source` (BOM included) holds no `\r` after its BOM, and its lines `starts[i].0` start
+    /// at bytes `starts[i].1` after the BOM.
+    pub(crate) fn lf(source: &str, starts: Vec<(usize, usize)>) -> KnownLines {
+        KnownLines {
+            of: (source.as_ptr() as usize, source.len()),
+            starts: Some(starts),
+        }
+    }
+
+    /// The known line starts of `source` (no `\r` after its BOM), when these facts are
+    /// about it: the very text borrowed when they were learnt.
+    // The `Cow` itself, not its text: whether it borrows is the point.
+    #[allow(clippy::ptr_arg)]
+    pub(crate) fn of(&self, source: &Cow<'_, str>) -> Option<&[(usize, usize)]> {
+        match source {
+            Cow::Borrowed(s) if (s.as_ptr() as usize, s.len()) == self.of => self.starts.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+impl PartialEq for KnownLines {
+    fn eq(&self, _: &KnownLines) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for KnownLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("..")
+    }
 }
 
 impl<'s> ApplyResult<'s> {
@@ -202,6 +253,8 @@ impl<'s> ApplyResult<'s> {
             diff: self.diff,
             segments: self.segments,
             changes: self.changes,
+            // About the old source: the new one is scanned.
+            known: KnownLines::default(),
         }
     }
 
