@@ -637,14 +637,15 @@ fn locate_once(
 }
 
 /// A hunk found nowhere inside its innermost anchor's block, where that block holds none of
-/// the hunk's [`telling`] context and `-` lines at the loosest level allowed, and those are at
-/// least [`ANCHOR_ELSEWHERE_LINES`] different lines (so that neither a miscopied line nor a
-/// line the file changed since the model read it can explain the mismatch): the anchor does
-/// not describe where the hunk's lines are (a model that named the header above the change,
-/// not the one enclosing it), so it is an anchor that does not help (SPEC §3.2). The hunk is
-/// placed as if written with the anchors before it, uniquely where such a hunk is searched,
-/// with the anchor penalty and the flag `anchor_ignored`. A block that holds even one of the
-/// hunk's lines may hold the place the model meant, changed since: the not-found error stands.
+/// the hunk's context and `-` lines with a letter or a digit ([`has_letter_or_digit`]) at the
+/// loosest level allowed, and those are at least [`ANCHOR_ELSEWHERE_LINES`] different lines
+/// (so that neither a miscopied line nor a line the file changed since the model read it can
+/// explain the mismatch): the anchor does not describe where the hunk's lines are (a model
+/// that named the header above the change, not the one enclosing it), so it is an anchor that
+/// does not help (SPEC §3.2). The hunk is placed as if written with the anchors before it,
+/// uniquely where such a hunk is searched, with the anchor penalty and the flag
+/// `anchor_ignored`. A block that holds even one of those lines may hold the place the model
+/// meant, changed since: the not-found error stands.
 fn anchor_elsewhere(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
@@ -697,14 +698,14 @@ fn anchor_elsewhere(
     }
 }
 
-/// The fewest different [`telling`] context and `-` lines for [`anchor_elsewhere`] to set an
-/// anchor aside: one or two lines that differ from the block are a miscopy or a changed line
-/// as likely as a wrong anchor.
+/// The fewest different context and `-` lines with a letter or a digit for
+/// [`anchor_elsewhere`] to set an anchor aside: one or two lines that differ from the block
+/// are a miscopy or a changed line as likely as a wrong anchor.
 const ANCHOR_ELSEWHERE_LINES: usize = 3;
 
-/// True when no line of `block` equals, at `level`, one of the hunk's [`telling`] context and
-/// `-` lines, and the hunk has at least [`ANCHOR_ELSEWHERE_LINES`] different ones. One
-/// normalisation per line, charged to the budget.
+/// True when no line of `block` equals, at `level`, one of the hunk's context and `-` lines
+/// with a letter or a digit, and the hunk has at least [`ANCHOR_ELSEWHERE_LINES`] different
+/// ones. One normalisation per line, charged to the budget.
 fn block_shares_nothing(
     index: &mut LineIndex<'_>,
     hunk: &Hunk,
@@ -715,7 +716,7 @@ fn block_shares_nothing(
     let wanted: std::collections::HashSet<String> = hunk
         .lines
         .iter()
-        .filter(|l| l.kind != LineKind::Add && telling(&l.text))
+        .filter(|l| l.kind != LineKind::Add && has_letter_or_digit(&l.text))
         .map(|l| crate::level::normalized(&l.text, level))
         .collect();
     let end = block.end.min(index.len());
@@ -733,8 +734,9 @@ fn block_shares_nothing(
 
 /// A line with a letter or a digit. Blank lines and lines of punctuation alone (`{`, `}`,
 /// `});`) stand in nearly every block of a file, so a block holding one says nothing about
-/// whether it is the place a hunk meant.
-fn telling(line: &str) -> bool {
+/// whether it is the place a hunk meant. (Looser than [`gap::telling`], which asks three
+/// letters or digits of each line that must carry a reading on its own.)
+fn has_letter_or_digit(line: &str) -> bool {
     line.chars().any(char::is_alphanumeric)
 }
 
