@@ -137,9 +137,22 @@ fn parse(text: &str, strict: bool) -> Result<Patch, Error> {
 
 /// True for a line that, trimmed, is a marker but does not start at column 0.
 pub(super) fn is_indented_marker(line: &str) -> bool {
-    let t = line.trim();
-    t != line.trim_end()
-        && (t == BEGIN || t == END || t == END_OF_FILE || is_op_header(t) || t.starts_with(MOVE))
+    // Every marker starts with `***`: most lines are told apart by the first byte past their
+    // spaces and tabs.
+    let b = line.as_bytes();
+    match b.iter().position(|&c| c != b' ' && c != b'\t') {
+        None => return false,
+        Some(i) if b[i].is_ascii() && b[i] != b'*' && !char::from(b[i]).is_whitespace() => {
+            return false
+        }
+        Some(_) => {}
+    }
+    let lead = line.trim_start();
+    if lead.len() == line.len() || !lead.starts_with("***") {
+        return false;
+    }
+    let t = lead.trim_end();
+    t == BEGIN || t == END || t == END_OF_FILE || is_op_header(t) || t.starts_with(MOVE)
 }
 
 /// How a line is indented, in words: "2 spaces", "a tab", "3 whitespace characters".
@@ -569,6 +582,57 @@ mod tests {
     fn syntax_line(t: &str) -> (Status, Option<u32>) {
         let e = Patch::parse(t).unwrap_err();
         (e.status(), e.diagnostics().patch_line)
+    }
+
+    /// The byte fast path answers as the trimmed comparison: every kind of leading
+    /// whitespace, every marker, and lines that only look close.
+    #[test]
+    fn indented_markers_by_any_leading_whitespace() {
+        let reference = |line: &str| {
+            let t = line.trim();
+            t != line.trim_end()
+                && (t == BEGIN
+                    || t == END
+                    || t == END_OF_FILE
+                    || is_op_header(t)
+                    || t.starts_with(MOVE))
+        };
+        let leads = [
+            "",
+            " ",
+            "\t",
+            "  \t",
+            "\u{a0}",
+            "\u{3000}",
+            " \u{2003}",
+            "\x0b",
+            "\x0c",
+            " \r",
+        ];
+        let bodies = [
+            BEGIN,
+            END,
+            END_OF_FILE,
+            "*** Update File: a.py",
+            "*** Add File: b",
+            "*** Delete File: c",
+            "*** Move to: d",
+            "*** End Patch  ",
+            "***",
+            "** End Patch",
+            "x += 1;",
+            "",
+            "é*** End Patch",
+        ];
+        for lead in leads {
+            for body in bodies {
+                let line = format!("{lead}{body}");
+                assert_eq!(is_indented_marker(&line), reference(&line), "{line:?}");
+            }
+        }
+        assert!(is_indented_marker("  *** End Patch"));
+        assert!(is_indented_marker("\u{a0}*** Update File: x"));
+        assert!(!is_indented_marker("*** End Patch"));
     }
 
     #[test]

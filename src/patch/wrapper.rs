@@ -17,10 +17,15 @@ pub(crate) struct PatchLine<'a> {
 /// wrappers models put around it. Returns the lines of the patch proper.
 pub(crate) fn unwrap_lines(text: &str) -> Vec<PatchLine<'_>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines: Vec<PatchLine<'_>> = Vec::new();
+    let bytes = text.as_bytes();
+    let mut lines: Vec<PatchLine<'_>> =
+        Vec::with_capacity(memchr::memchr_iter(b'\n', bytes).count() + 1);
     let mut number = 0u32;
-    for raw in text.split('\n') {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len())) {
         number = number.saturating_add(1);
+        let raw = &text[start..end];
+        start = end + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         lines.push(PatchLine { number, text: line });
     }
