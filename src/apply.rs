@@ -309,17 +309,27 @@ fn update_on<'s>(
     let mut merged = match merge::merge(&patched, source, None) {
         Ok(m) => m,
         // The drift can be read two ways around the hunk: taken only if a plain apply to the
-        // current text lands and gives the same text as the merge (see `merge::merge`).
+        // current text lands, with its hunks as written, and gives the same text as the merge
+        // (see `merge::merge`). A plain reading with context relaxed or lines left out is one
+        // more guess about the current text, not a second witness.
         Err(e) if e.status() == Status::Ambiguous => match update(source, op, opts, false) {
-            Ok(plain) => merge::merge(&patched, source, Some(&plain.text)).map_err(|_| e)?,
-            Err(_) => return Err(e),
+            Ok(plain) if as_written(&plain) => {
+                merge::merge(&patched, source, Some(&plain.text)).map_err(|_| e)?
+            }
+            _ => return Err(e),
         },
         // The patch's added lines could go before or after a change made since: the plain
-        // apply to the current text is taken when its text is exactly one of the two
-        // orderings (its context in the current text settles the order), else the conflict.
+        // apply to the current text (its hunks as written) is taken when its text is exactly
+        // one of the two orderings (its context in the current text settles the order), else
+        // the conflict.
         Err(e) if e.status() == Status::Conflict => {
             return match update(source, op, opts, false) {
-                Ok(plain) if merge::order_settled(&patched, source, &plain.text) => Ok(plain),
+                Ok(plain)
+                    if as_written(&plain)
+                        && merge::order_settled(&patched, source, &plain.text) =>
+                {
+                    Ok(plain)
+                }
                 _ => Err(e),
             };
         }
@@ -327,6 +337,12 @@ fn update_on<'s>(
     };
     finish(&mut merged, opts);
     Ok(merged)
+}
+
+/// True when every hunk of `r` was placed with its old side as written (at some level): no
+/// context line relaxed, none left out, none skipped.
+fn as_written(r: &ApplyResult<'_>) -> bool {
+    r.hunks.iter().all(|h| !h.context_relaxed)
 }
 
 /// Applies an Update operation's hunks to `source`; `seen` when `source` is the text the

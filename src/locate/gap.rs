@@ -40,6 +40,12 @@ pub(super) const WORK_PER_LINE: u64 = 32;
 /// this many, the window is not taken (each is checked line by line).
 const MAX_SPAN: usize = 8;
 
+/// A run of this many file lines the old side leaves out is tried when one line finds
+/// nothing: a drift that added lines inside the hunk's context (attributes above a method,
+/// imports). Such a reading lands only when it has one place and one reading; its other
+/// outcomes stay unreported (the one-line reading's messages are kept).
+pub(super) const MAX_EXTRA: usize = 2;
+
 /// What the gap retry found.
 pub(crate) enum Gap {
     /// One place and one reading: the placement, flagged `context_relaxed`, with its gap.
@@ -116,6 +122,8 @@ pub(super) struct OldLine<'h> {
 /// line `start + gap` left out of the patch.
 struct Fit {
     start: usize,
+    /// How many file lines the old side leaves out, in one run (1..=[`MAX_EXTRA`]).
+    extra: usize,
     /// The old-side index the file's extra line comes before (1..m).
     gap: usize,
     /// The loosest level among the old-side lines.
@@ -178,7 +186,37 @@ fn place_used(
     if search::candidates(index, &mut written, s.opts, 0..n, budget)?.is_some() {
         return Ok(Gap::Nothing);
     }
-    let w = m + 1;
+    match place_extra(index, s, &old, used, 1, everywhere, budget)? {
+        Gap::Nothing => {}
+        found => return Ok(found),
+    }
+    Ok(
+        match place_extra(index, s, &old, used, MAX_EXTRA, everywhere, budget)? {
+            // Beside a relaxed reading any reading counts as a second one.
+            found @ (Gap::Placed(_) | Gap::Ambiguous(..) | Gap::Unclear { .. }) if everywhere => {
+                found
+            }
+            found @ Gap::Placed(_) => found,
+            _ => Gap::Nothing,
+        },
+    )
+}
+
+/// [`place_used`] for windows with `extra` file lines more than the old side.
+fn place_extra(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    old: &[OldLine<'_>],
+    used: usize,
+    extra: usize,
+    everywhere: bool,
+    budget: &mut Budget,
+) -> Result<Gap, Error> {
+    let (m, n) = (old.len(), index.len());
+    let w = m + extra;
+    if w > n {
+        return Ok(Gap::Nothing);
+    }
     let (first, second): (Range<usize>, Option<Range<usize>>) = match s.anchor {
         _ if everywhere => (0..n, None),
         Some(a) => (a.block.start..(starts_until(index, a) + w).min(n), None),
@@ -200,7 +238,7 @@ fn place_used(
             global: budget,
             local: Budget::new(allowance),
         };
-        let Some(fits) = fits_in(index, s, &old, range, &mut meter)? else {
+        let Some(fits) = fits_in(index, s, old, range, extra, &mut meter)? else {
             return Ok(Gap::Nothing);
         };
         let Some(fit) = fits.first() else {
@@ -217,9 +255,9 @@ fn place_used(
         }
         let gap_body = match fit.clear {
             true => old[fit.gap].body,
-            false => match blank_separator(index, s.cx.hunk, &old, fit) {
-                Some(body) => body,
-                None => {
+            false => match blank_separator(index, s.cx.hunk, old, fit) {
+                Some(body) if extra == 1 => body,
+                _ => {
                     return Ok(Gap::Unclear {
                         file_line: fit.start + fit.gap,
                         body_index: old[fit.gap].body,
@@ -227,7 +265,7 @@ fn place_used(
                 }
             },
         };
-        return checked_placement(index, s, &old, used, (fit, gap_body), fits.len(), budget);
+        return checked_placement(index, s, old, used, (fit, gap_body), fits.len(), budget);
     }
     Ok(Gap::Nothing)
 }
@@ -259,10 +297,11 @@ fn fits_in(
     s: &Search<'_, '_>,
     old: &[OldLine<'_>],
     range: Range<usize>,
+    extra: usize,
     meter: &mut Meter<'_>,
 ) -> Result<Option<Vec<Fit>>, Error> {
     let m = old.len();
-    let w = m + 1;
+    let w = m + extra;
     let max = s.opts.max_level;
     if range.end < range.start || range.end - range.start < w {
         return Ok(Some(Vec::new()));
@@ -273,17 +312,19 @@ fn fits_in(
         return Ok(Some(Vec::new()));
     };
     // Line k of a window starting at `start` is the file's line start + k (gap after it) or
-    // start + k + 1 (gap before it).
-    let lines = range.start + k..last_start + k + 2;
+    // start + k + extra (gap before it).
+    let lines = range.start + k..last_start + k + extra + 1;
     let Ok(hits) = index.find_line(old[k].text, max, false, lines, usize::MAX, &mut meter.local)
     else {
         return Ok(None);
     };
-    meter.global.charge((last_start + 2 - range.start) as u64)?;
+    meter
+        .global
+        .charge((last_start + extra + 1 - range.start) as u64)?;
     let mut starts: Vec<usize> = Vec::with_capacity(hits.len() * 2);
     for h in hits {
-        if k > 0 && h > k {
-            starts.push(h - k - 1);
+        if k > 0 && h >= k + extra {
+            starts.push(h - k - extra);
         }
         if k + 1 < m && h >= k {
             starts.push(h - k);
@@ -297,19 +338,24 @@ fn fits_in(
         if !meter.charge(2 * m as u64)? {
             return Ok(None);
         }
-        if let Some(fit) = fit_at(index, old, start, max) {
+        if let Some(fit) = fit_at(index, old, (start, extra), max) {
             fits.push(fit);
         }
     }
     Ok(Some(fits))
 }
 
-/// The fit of the window at `start`, if the old side matches its `m + 1` lines with one of the
-/// inner lines left out.
-fn fit_at(index: &mut LineIndex<'_>, old: &[OldLine<'_>], start: usize, max: Level) -> Option<Fit> {
+/// The fit of the window at `start`, if the old side matches its `m + extra` lines with a run
+/// of `extra` inner lines left out.
+fn fit_at(
+    index: &mut LineIndex<'_>,
+    old: &[OldLine<'_>],
+    (start, extra): (usize, usize),
+    max: Level,
+) -> Option<Fit> {
     let m = old.len();
     // The longest prefix of the old side matching from `start`, and the longest suffix
-    // matching up to `start + m` (the window's last line).
+    // matching up to `start + m + extra - 1` (the window's last line).
     let prefix = (0..m)
         .take_while(|&k| index.line_level(start + k, old[k].text, max).is_some())
         .count();
@@ -319,31 +365,57 @@ fn fit_at(index: &mut LineIndex<'_>, old: &[OldLine<'_>], start: usize, max: Lev
     }
     let suffix = (0..m)
         .rev()
-        .take_while(|&k| index.line_level(start + k + 1, old[k].text, max).is_some())
+        .take_while(|&k| {
+            index
+                .line_level(start + k + extra, old[k].text, max)
+                .is_some()
+        })
         .count();
-    // A gap before old line g: lines 0..g match from start, lines g..m from start + g + 1.
+    // A gap before old line g: lines 0..g match from start, lines g..m from start + g + extra.
     let lo = (m - suffix).max(1);
     let hi = prefix.min(m - 1);
     if lo > hi || hi - lo > MAX_SPAN {
         return None;
     }
-    let mut level = Level::Exact;
-    for (k, l) in old.iter().enumerate() {
-        let at = if k < lo { start + k } else { start + k + 1 };
-        level = level.max(index.line_level(at, l.text, max)?);
-    }
-    // Several gaps fit when the extra line is one of a run of equal lines: one reading only
-    // when they all give the same text (context lines, nothing added between them).
-    let same = (lo..hi).all(|g| !old[g].deleted && old[g + 1].body == old[g].body + 1)
-        && (lo..=hi).all(|g| index.lines().get(start + g) == index.lines().get(start + lo));
+    // Several gaps fit when the old lines between them match the file's lines on both sides
+    // (a run of equal lines, or lines equal at a loose level). One reading only when they all
+    // give the same text: the lines that move between readings are context (kept as the file
+    // has them) and nothing is added among them. Then the reading whose lines match at the
+    // closest level is the one placed (the first of equals).
+    let same = (lo..hi).all(|g| !old[g].deleted && old[g + 1].body == old[g].body + 1);
+    let (gap, level) = if same {
+        (lo..=hi)
+            .filter_map(|g| Some((g, reading_level(index, old, (start, extra), g, max)?)))
+            .min_by_key(|&(_, level)| level)?
+    } else {
+        (lo, reading_level(index, old, (start, extra), lo, max)?)
+    };
     let clear = (lo..=hi).all(|g| one_reading(old, g)) && (lo == hi || same);
     Some(Fit {
         start,
-        gap: lo,
+        extra,
+        gap,
         level,
         clear,
         single: lo == hi,
     })
+}
+
+/// The loosest level among the old side's lines when the file's lines from `start + g` (`extra`
+/// of them) are the ones the patch left out, if every line matches.
+fn reading_level(
+    index: &mut LineIndex<'_>,
+    old: &[OldLine<'_>],
+    (start, extra): (usize, usize),
+    g: usize,
+    max: Level,
+) -> Option<Level> {
+    let mut level = Level::Exact;
+    for (k, l) in old.iter().enumerate() {
+        let at = if k < g { start + k } else { start + k + extra };
+        level = level.max(index.line_level(at, l.text, max)?);
+    }
+    Some(level)
 }
 
 /// Where a blank file line beside a pure insertion goes when the added lines settle it: they
@@ -399,7 +471,7 @@ fn checked_placement(
     candidates: usize,
     budget: &mut Budget,
 ) -> Result<Gap, Error> {
-    let w = old.len() + 1;
+    let w = old.len() + fit.extra;
     let anchor_fuzz = s.anchor.map_or(0, |a| a.fuzz);
     let p = Placement {
         start: fit.start,
@@ -409,7 +481,7 @@ fn checked_placement(
         line_levels: Box::default(),
         fuzz: anchor_fuzz
             .saturating_add(fit.level.fuzz())
-            .saturating_add(GAP_FUZZ),
+            .saturating_add(GAP_FUZZ.saturating_mul(fit.extra as u32)),
         candidates: u32::try_from(candidates).unwrap_or(u32::MAX),
         out_of_order: fit.start < s.region_start,
         end_of_file: false,

@@ -77,9 +77,10 @@ pub(crate) struct Placement {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bend {
     /// Found only with one file line more than the hunk's old side, inside it (an unchanged
-    /// line the patch left out, [`gap`], SPEC §3.2): the body index before which that file
-    /// line is kept as context. `old_len` and `line_levels` count it. [`gapped_body`] gives the
-    /// equivalent body, whose lines map to the file one to one.
+    /// line the patch left out, [`gap`], SPEC §3.2), or a run of two (lines a drift added):
+    /// the body index before which those file lines are kept as context. `old_len` and
+    /// `line_levels` count them ([`gap_len`]). [`gapped_body`] gives the equivalent body, whose
+    /// lines map to the file one to one.
     Gap(u32),
     /// Found only with one of the hunk's interior context lines left out (a line the file no
     /// longer has, [`missing`], SPEC §3.2): its body index. `old_len` and `line_levels` do not
@@ -481,19 +482,31 @@ pub(crate) fn gapped_body<'h>(
     };
     let before = body[..g].iter().filter(|l| l.kind != LineKind::Add).count();
     let at = p.start + before;
-    if at >= lines.len() {
+    let extra = gap_len(p, body);
+    if at + extra > lines.len() {
         return std::borrow::Cow::Borrowed(body);
     }
     let patch_line = body.get(g).map_or(hunk.patch_line, |l| l.patch_line);
-    let mut v = Vec::with_capacity(body.len() + 1);
+    let mut v = Vec::with_capacity(body.len() + extra);
     v.extend_from_slice(&body[..g]);
-    v.push(Line {
+    v.extend((at..at + extra).map(|i| Line {
         kind: LineKind::Context,
-        text: lines.get(at).to_string(),
+        text: lines.get(i).to_string(),
         patch_line,
-    });
+    }));
     v.extend_from_slice(&body[g..]);
     std::borrow::Cow::Owned(v)
+}
+
+/// How many file lines a placement over a gap keeps that `body` (the lines in use) leaves out:
+/// its `old_len` counts them (one or two, [`gap`]); 0 for any other placement.
+pub(crate) fn gap_len(p: &Placement, body: &[Line]) -> usize {
+    match p.gap() {
+        Some(_) => p
+            .old_len
+            .saturating_sub(body.iter().filter(|l| l.kind != LineKind::Add).count()),
+        None => 0,
+    }
 }
 
 /// The body lines of the hunk in use, old side only.

@@ -6,6 +6,7 @@ use crate::level::{normalized, Level};
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 use std::ops::Range;
 
+use crate::locate::gap::MAX_EXTRA;
 use crate::locate::index::{Budget, LineIndex, Pattern};
 use crate::locate::HunkRef;
 use crate::patch::{Line as HunkLine, LineKind};
@@ -273,7 +274,8 @@ impl Corrected {
     /// added lines go, its old side is a run of consecutive file lines, and that run occurs
     /// exactly once in `search` (where the engine will look for it), so resending it lands on
     /// the lines it quotes, and the hunk's old side `old` has no other reading: with one
-    /// interior line the patch left out it does not match other lines anywhere in the file. `Err` says why not, for the message.
+    /// interior line the patch left out (or a run of two, which a drift may have added) it
+    /// does not match other lines anywhere in the file. `Err` says why not, for the message.
     pub(super) fn check(
         &self,
         index: &mut LineIndex<'_>,
@@ -290,16 +292,23 @@ impl Corrected {
         if !self.faithful || !consecutive || first < search.start || last >= search.end {
             return Err(UNFAITHFUL);
         }
-        // A reading at the corrected hunk's own lines is that hunk; any other is another place.
-        let own = (last == first + old.len()).then_some(first);
-        // The whole file: the place the writer meant may begin before the anchor's block.
-        let whole = 0..index.len();
-        match dropped_line_reading(index, old, whole, own, budget) {
-            Err(()) => return Err("the search for another reading of the hunk ran out of budget"),
-            Ok(Some(_)) => {
-                return Err("with one line the patch left out, its lines match another place")
+        for extra in 1..=MAX_EXTRA {
+            // A reading at the corrected hunk's own lines is that hunk; any other is another
+            // place. The whole file: the place the writer meant may begin before the anchor's
+            // block.
+            let own = (last + 1 == first + old.len() + extra).then_some(first);
+            match dropped_line_reading(index, old, (0..index.len(), extra), own, budget) {
+                Err(()) => {
+                    return Err("the search for another reading of the hunk ran out of budget")
+                }
+                Ok(Some(_)) if extra == 1 => {
+                    return Err("with one line the patch left out, its lines match another place")
+                }
+                Ok(Some(_)) => {
+                    return Err("with two lines the patch left out, its lines match another place")
+                }
+                Ok(None) => {}
             }
-            Ok(None) => {}
         }
         let lines = index.lines();
         let mut pattern = Pattern::new((first..=last).map(|j| lines.get(j)).collect());
@@ -311,13 +320,13 @@ impl Corrected {
 }
 
 /// The first line of a place in `search` other than `own` where `old` matches (folded) with
-/// one interior line of the file left out: the writer may have dropped a line, and the hunk
-/// may mean that place. `Err` when the budget runs out (then whether there is such a place is
-/// unknown).
+/// a run of `extra` interior lines of the file left out: the writer may have dropped a line
+/// (or the file gained some), and the hunk may mean that place. `Err` when the budget runs
+/// out (then whether there is such a place is unknown).
 fn dropped_line_reading(
     index: &mut LineIndex<'_>,
     old: &[&str],
-    search: Range<usize>,
+    (search, extra): (Range<usize>, usize),
     own: Option<usize>,
     budget: &mut Budget,
 ) -> Result<Option<usize>, ()> {
@@ -336,16 +345,16 @@ fn dropped_line_reading(
         )
         .map_err(|_| ())?;
     for j in starts.into_iter().filter(|&j| Some(j) != own) {
-        if j + m + 1 > search.end.min(index.len()) {
+        if j + m + extra > search.end.min(index.len()) {
             break;
         }
         budget.charge(2 * m as u64).map_err(|_| ())?;
-        // Lines matching from the front, and from the back with the window one line longer.
+        // Lines matching from the front, and from the back with the window `extra` lines longer.
         let p = (0..m)
             .take_while(|&k| index.line_eq(j + k, Level::Fold, old[k]))
             .count();
         let q = (0..m)
-            .take_while(|&k| index.line_eq(j + m - k, Level::Fold, old[m - 1 - k]))
+            .take_while(|&k| index.line_eq(j + m + extra - 1 - k, Level::Fold, old[m - 1 - k]))
             .count();
         if p >= 1 && q >= 1 && p + q >= m {
             return Ok(Some(j));

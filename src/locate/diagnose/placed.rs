@@ -43,17 +43,15 @@ pub(crate) fn fuzz_limit(cx: &HunkRef<'_>, p: &Placement, total: u32, max: u32) 
 pub(crate) fn removed_lines(hunk: &Hunk, p: &Placement) -> Vec<usize> {
     let mut f = p.start;
     let mut out = Vec::new();
-    for (i, l) in hunk.lines[..p.used_lines.min(hunk.lines.len())]
-        .iter()
-        .enumerate()
-    {
+    let body = &hunk.lines[..p.used_lines.min(hunk.lines.len())];
+    for (i, l) in body.iter().enumerate() {
         if p.missing() == Some(i) {
             // A context line the file no longer has: no file line.
             continue;
         }
         if p.gap() == Some(i) {
-            // The file's line the patch left out, kept as context.
-            f += 1;
+            // The file's lines the patch left out, kept as context.
+            f += crate::locate::gap_len(p, body);
         }
         match l.kind {
             LineKind::Context => f += 1,

@@ -1,0 +1,10 @@
+export default tseslint.config(
+  {
+    rules: {
+      'vitest/consistent-test-it': [
+        'error',
+        { fn: 'it' },
+      ],
+    },
+  },
+)
