@@ -380,6 +380,32 @@ pub(super) fn verified_context_way(
     Some(context_way(index, (c, m), (before, after)))
 }
 
+/// The refusal `e` of a hunk placed at `p` that ends with added lines and no unchanged line
+/// after them ([`crate::locate::search::check_open_end`]), with a "To pick line N" fix: the
+/// fewest file lines after (or around) the placement with which the resent hunk lands on
+/// exactly those lines, verified as an ambiguity's context fix. Unchanged when none verifies,
+/// or when the placement reads the hunk with a line left out, lost or dropped at its end.
+pub(crate) fn with_open_end_fix(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    p: &Placement,
+    opts: &Options,
+    e: Error,
+) -> Error {
+    if e.status() != Status::Ambiguous
+        || p.bend.is_some()
+        || p.used_lines != cx.hunk.lines.len()
+        || p.old_len == 0
+    {
+        return e;
+    }
+    let Some(way) = verified_context_way(index, cx, (p.start, p.old_len), &[p.start], opts) else {
+        return e;
+    };
+    let message = format!("{}\nTo pick line {}: {way}.", e.message(), p.start + 1);
+    Error::new(e.status(), message, e.diagnostics().clone())
+}
+
 /// The context lines (before, after) of candidate `c`'s fix: the first separating context
 /// whose resent hunk lands on exactly the candidate's lines and that a model appending its end
 /// lines after a stray trailing blank line also lands with ([`BlankResend::Lands`]); else the
