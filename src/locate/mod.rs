@@ -1001,7 +1001,8 @@ fn place_checked(
             search::check_slide(index, s, &p, budget)?;
             search::check_edge_indent(index, s, &p, budget)?;
             search::check_open_start(s, &p)?;
-            search::check_open_end(index, s, &p)?;
+            search::check_open_end(index, s, &p)
+                .map_err(|e| diagnose::with_open_end_fix(index, s.cx, &p, s.opts, e))?;
             search::check_indent_map(index, s, &p)?;
             return Ok(Some(p));
         }

@@ -18,6 +18,8 @@ pub enum Fix {
     AddedContext,
     /// `*** End of File` added to the hunk.
     EndOfFile,
+    /// An ambiguous anchor line dropped from the hunk.
+    DroppedAnchor,
 }
 
 /// What the repaired patch did.
@@ -152,6 +154,9 @@ enum Way {
     AnchorBefore(String, usize),
     /// Context lines to start and to end the hunk with.
     Context(Vec<String>, Vec<String>),
+    /// `drop the anchor "@@ …" (patch line X)`, and maybe `and start the hunk with …` (the
+    /// context lines to start and to end the hunk with).
+    DropAnchor(usize, Vec<String>, Vec<String>),
 }
 
 /// A `"…"` at the start of `s` (`\"` and `\\` escaped), unquoted, and the rest of `s`.
@@ -187,7 +192,31 @@ fn ways(mut s: &str) -> Vec<Way> {
     let mut out = Vec::new();
     loop {
         let way;
-        if let Some(r) = s.strip_prefix("add the anchor ") {
+        if let Some(r) = s.strip_prefix("drop the anchor ") {
+            let Some((_, r)) = take_quoted(r) else { break };
+            let Some((x, r)) = r
+                .strip_prefix(" (patch line ")
+                .and_then(|r| r.split_once(')'))
+            else {
+                break;
+            };
+            let Ok(x) = x.parse::<usize>() else { break };
+            s = r;
+            let (mut start, mut end) = (Vec::new(), Vec::new());
+            if let Some(r) = s.strip_prefix(" and ") {
+                let mut more = ways(r);
+                match more.first_mut() {
+                    Some(Way::Context(a, b)) => {
+                        start = std::mem::take(a);
+                        end = std::mem::take(b);
+                    }
+                    _ => break,
+                }
+                // The context way ends the sentence part.
+                s = "";
+            }
+            way = Way::DropAnchor(x, start, end);
+        } else if let Some(r) = s.strip_prefix("add the anchor ") {
             let Some((a, r)) = take_quoted(r) else { break };
             let Some(a) = a.strip_prefix("@@ ") else {
                 break;
@@ -299,6 +328,30 @@ pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String, u32)> {
                     };
                     with.insert(at, format!("@@ {a}"));
                     (Fix::AddedAnchor, 0)
+                }
+                Way::DropAnchor(x, start, end) => {
+                    let Some(at) = x.checked_sub(1 + span.0).filter(|&at| at < anchors) else {
+                        continue;
+                    };
+                    let anchors = if anchors == 1 {
+                        with[0] = "@@".to_string();
+                        1
+                    } else {
+                        with.remove(at);
+                        anchors - 1
+                    };
+                    let end_at = with
+                        .iter()
+                        .rposition(|l| !l.starts_with("*** "))
+                        .map_or(with.len(), |i| i + 1);
+                    for (k, c) in end.into_iter().enumerate() {
+                        with.insert(end_at + k, c);
+                    }
+                    let before = start.len() as u32;
+                    for (k, c) in start.into_iter().enumerate() {
+                        with.insert(anchors + k, c);
+                    }
+                    (Fix::DroppedAnchor, before)
                 }
                 Way::Context(start, end) => {
                     let at = with

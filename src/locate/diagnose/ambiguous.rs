@@ -92,7 +92,7 @@ thread_local! {
 
 /// A line quoted for a fix the model copies: in double quotes, `"` and `\` escaped with a
 /// backslash, everything else as the file has it.
-fn quoted(line: &str) -> String {
+pub(super) fn quoted(line: &str) -> String {
     let mut out = String::with_capacity(line.len() + 2);
     out.push('"');
     for c in line.chars() {
@@ -328,16 +328,7 @@ fn separating_fixes(
         // level they were found at would let the resent hunk fall to a looser level at another
         // candidate (`\t}` and `}` differ at the exact level only).
         if let Some((before, after)) = context_fix(index, cx, (c, m), found, placed, opts) {
-            let start = (before > 0).then(|| context_lines(index, c - before, c));
-            let end = (after > 0).then(|| context_lines(index, c + m, c + m + after));
-            let way = match (start, end) {
-                (Some(s), None) => format!("start the hunk with the {s}"),
-                (None, Some(e)) => format!("end the hunk with the {e}"),
-                (Some(s), Some(e)) => {
-                    format!("start the hunk with the {s} and end it with the {e}")
-                }
-                (None, None) => String::new(),
-            };
+            let way = context_way(index, (c, m), (before, after));
             if before + after == 1 {
                 let j = if before == 1 { c - 1 } else { c + m };
                 suggestion.get_or_insert(format!(" {}", index.lines().get(j)));
@@ -350,6 +341,69 @@ fn separating_fixes(
     }
     VERIFYING.with(|v| v.set(false));
     (fixes, suggestion)
+}
+
+/// The words of a fix that adds `before` file lines ahead of candidate `c` (`m` lines long)
+/// and `after` file lines after it: "start the hunk with the context line …", and so on.
+fn context_way(
+    index: &LineIndex<'_>,
+    (c, m): (usize, usize),
+    (before, after): (usize, usize),
+) -> String {
+    let start = (before > 0).then(|| context_lines(index, c - before, c));
+    let end = (after > 0).then(|| context_lines(index, c + m, c + m + after));
+    match (start, end) {
+        (Some(s), None) => format!("start the hunk with the {s}"),
+        (None, Some(e)) => format!("end the hunk with the {e}"),
+        (Some(s), Some(e)) => format!("start the hunk with the {s} and end it with the {e}"),
+        (None, None) => String::new(),
+    }
+}
+
+/// For a hunk resent in another form (`cx.hunk`, as an ambiguous anchor's fix drops the
+/// anchor): the verified context lines that make it land on exactly candidate `c` of its
+/// places `found` (the same rules as an ambiguity's "To pick line N" context fix), worded as
+/// [`context_way`]. Ambiguities met while verifying get no fixes of their own.
+pub(super) fn verified_context_way(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    (c, m): (usize, usize),
+    found: &[usize],
+    opts: &Options,
+) -> Option<String> {
+    if found.len() > FIX_CANDIDATES || VERIFYING.with(|v| v.replace(true)) {
+        return None;
+    }
+    let fix = context_fix(index, cx, (c, m), found, &[], opts);
+    VERIFYING.with(|v| v.set(false));
+    let (before, after) = fix?;
+    Some(context_way(index, (c, m), (before, after)))
+}
+
+/// The refusal `e` of a hunk placed at `p` that ends with added lines and no unchanged line
+/// after them ([`crate::locate::search::check_open_end`]), with a "To pick line N" fix: the
+/// fewest file lines after (or around) the placement with which the resent hunk lands on
+/// exactly those lines, verified as an ambiguity's context fix. Unchanged when none verifies,
+/// or when the placement reads the hunk with a line left out, lost or dropped at its end.
+pub(crate) fn with_open_end_fix(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    p: &Placement,
+    opts: &Options,
+    e: Error,
+) -> Error {
+    if e.status() != Status::Ambiguous
+        || p.bend.is_some()
+        || p.used_lines != cx.hunk.lines.len()
+        || p.old_len == 0
+    {
+        return e;
+    }
+    let Some(way) = verified_context_way(index, cx, (p.start, p.old_len), &[p.start], opts) else {
+        return e;
+    };
+    let message = format!("{}\nTo pick line {}: {way}.", e.message(), p.start + 1);
+    Error::new(e.status(), message, e.diagnostics().clone())
 }
 
 /// The context lines (before, after) of candidate `c`'s fix: the first separating context

@@ -1,12 +1,14 @@
 //! Errors for an `@@` anchor that is ambiguous or not found where it is searched.
 
+use super::ambiguous::{quoted, verified_context_way};
 use super::text::{closest_lines, line_list};
 use crate::error::{Diagnostics, Error, Status};
-use crate::locate::anchor::{enclosing_header, AnchorMatch};
-use crate::locate::index::{Budget, LineIndex};
-use crate::locate::HunkRef;
+use crate::locate::anchor::{block_end, enclosing_header, AnchorMatch};
+use crate::locate::index::{Budget, LineIndex, Pattern};
+use crate::locate::search::starts_until;
+use crate::locate::{gapped_body, HunkRef};
 use crate::options::Options;
-use crate::patch::Anchor;
+use crate::patch::{Anchor, LineKind};
 
 /// An anchor line that occurs more than once where it is searched.
 pub(crate) fn anchor_ambiguous(
@@ -95,57 +97,225 @@ fn stacked_anchor_fixes(
     if scans > 200_000 || CHECKING.with(|c| c.replace(true)) {
         return Vec::new();
     }
-    let lines = index.lines();
     let mut out = Vec::new();
     let mut seen_landing = Vec::new();
+    // The fixes that drop the anchor, offered only when every line the anchor matches gets a
+    // fix: else a model that meant a line without one would take another's.
+    let (mut dropped, mut partial) = (Vec::new(), found.len() > ANCHOR_FIX_CANDIDATES);
     for &c in found.iter().take(ANCHOR_FIX_CANDIDATES) {
-        // The enclosing headers (two levels out), else one of the lines just before the
-        // anchor's line (a flat text's block runs on past it).
-        let mut outers = Vec::new();
-        let mut at = c;
-        for _ in 0..2 {
-            let Some(h) = enclosing_header(index, at, 2000) else {
-                break;
-            };
-            at = h;
-            outers.push(h);
-        }
-        if outers.is_empty() {
-            outers.extend((c.saturating_sub(PRECEDING_TRIES)..c).rev());
-        }
-        for h in outers {
-            let text = lines.get(h).trim().to_string();
-            // Another line the anchor matches would read as that line, not as its block.
-            if text.is_empty() || text.chars().count() > 240 || found.contains(&h) {
-                continue;
-            }
-            let mut hunk = cx.hunk.clone();
-            hunk.anchors.insert(
-                k,
-                Anchor {
-                    text: text.clone(),
-                    patch_line: anchor.patch_line,
-                },
-            );
-            if let Ok(p) = cx.relocate(lines, hunk, opts) {
-                if !seen_landing.contains(&p.start) {
-                    seen_landing.push(p.start);
-                    out.push(format!(
-                        "To pick line {}: add the anchor \"@@ {}\" (line {}) before \"@@ {}\" \
-                         (patch line {}).",
-                        p.start + 1,
-                        text.replace('\\', "\\\\").replace('"', "\\\""),
-                        h + 1,
-                        anchor.text,
-                        anchor.patch_line
-                    ));
+        let (at, sentence, drops) = match stacked_fix(index, cx, (anchor, k), (c, found), opts) {
+            Some((at, sentence)) => (at, sentence, false),
+            None => match dropped_anchor_fix(index, cx, (anchor, k), (c, found), opts) {
+                Some((at, way)) => (at, format!("To pick line {}: {way}.", at + 1), true),
+                None => {
+                    partial |= !holds_none(index, cx, c, opts);
+                    continue;
                 }
-                break;
+            },
+        };
+        if !seen_landing.contains(&at) {
+            seen_landing.push(at);
+            if drops {
+                dropped.push(sentence);
+            } else {
+                out.push(sentence);
             }
         }
     }
     CHECKING.with(|c| c.set(false));
+    if !partial {
+        out.append(&mut dropped);
+    }
     out
+}
+
+/// Candidate `c`'s stacked anchor: the first of its enclosing headers (two levels out), else
+/// of the lines just before it (a flat text's block runs on past it), that, stacked before
+/// anchor `k`, makes the hunk land; where it lands and the sentence.
+fn stacked_fix(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    (anchor, k): (&Anchor, usize),
+    (c, found): (usize, &[usize]),
+    opts: &Options,
+) -> Option<(usize, String)> {
+    let lines = index.lines();
+    let mut outers = Vec::new();
+    let mut at = c;
+    for _ in 0..2 {
+        let Some(h) = enclosing_header(index, at, 2000) else {
+            break;
+        };
+        at = h;
+        outers.push(h);
+    }
+    if outers.is_empty() {
+        outers.extend((c.saturating_sub(PRECEDING_TRIES)..c).rev());
+    }
+    for h in outers {
+        let text = lines.get(h).trim().to_string();
+        // Another line the anchor matches would read as that line, not as its block.
+        if text.is_empty() || text.chars().count() > 240 || found.contains(&h) {
+            continue;
+        }
+        let mut hunk = cx.hunk.clone();
+        hunk.anchors.insert(
+            k,
+            Anchor {
+                text: text.clone(),
+                patch_line: anchor.patch_line,
+            },
+        );
+        if let Ok(p) = cx.relocate(lines, hunk, opts) {
+            let sentence = format!(
+                "To pick line {}: add the anchor \"@@ {}\" (line {}) before \"@@ {}\" (patch \
+                 line {}).",
+                p.start + 1,
+                text.replace('\\', "\\\\").replace('"', "\\\""),
+                h + 1,
+                anchor.text,
+                anchor.patch_line
+            );
+            return Some((p.start, sentence));
+        }
+    }
+    None
+}
+
+/// Candidate `c`'s fix when no header stacked before ambiguous anchor `k` lands: the hunk
+/// resent without that anchor (searched where the anchor's outer anchors, or the region after
+/// the previous hunk, say), alone or with context lines that tell its place apart. Offered
+/// only when the hunk's old side occurs exactly once, at the loosest level, in `c`'s block and
+/// not at that place in another candidate's block, and the resent hunk lands there (alone: on
+/// exactly those lines, and the whole resent patch clear of the later hunks, see
+/// [`HunkRef::clear_of_later`]; with context: verified as an ambiguity's context fix). Then the
+/// anchor read as line `c` can mean only that place. The line the hunk lands on and the words.
+fn dropped_anchor_fix(
+    index: &mut LineIndex<'_>,
+    cx: &HunkRef<'_>,
+    (anchor, k): (&Anchor, usize),
+    (c, found): (usize, &[usize]),
+    opts: &Options,
+) -> Option<(usize, String)> {
+    let mut hunk = cx.hunk.clone();
+    hunk.anchors.remove(k);
+    let drop = format!(
+        "drop the anchor {} (patch line {})",
+        quoted(&format!("@@ {}", anchor.text)),
+        anchor.patch_line
+    );
+    let mut budget = Budget::new(opts.search_budget);
+    let placed = cx.relocate(index.lines(), hunk.clone(), opts);
+    if let Ok(p) = &placed {
+        // The old side as placed (a line the patch left out put back, one the file lost left
+        // out): it maps to the file's lines one to one.
+        let body = gapped_body(&hunk, p, index.lines());
+        let old: Vec<&str> = old_texts(&body);
+        let only = only_in_block(index, &old, (c, found), opts, &mut budget);
+        let m = old.len();
+        let fits = m > 0 && p.old_len == m && !p.already_applied && only == Some(p.start);
+        if fits && cx.clear_of_later(index.lines(), hunk, opts, p.start..p.start + m) {
+            return Some((
+                p.start,
+                format!(
+                    "{drop}; its lines occur once in the block of line {}",
+                    c + 1
+                ),
+            ));
+        }
+        return None;
+    }
+    // Not placed alone (another copy of its lines): the context that tells the copy in `c`'s
+    // block apart.
+    let old: Vec<&str> = old_texts(&hunk.lines);
+    let w = only_in_block(index, &old, (c, found), opts, &mut budget)?;
+    let mut pattern = Pattern::new(old.clone());
+    let n = index.len();
+    let all = index
+        .find_windows(&mut pattern, opts.max_level, 0..n, 13, &mut budget)
+        .ok()?;
+    let resent = HunkRef { hunk: &hunk, ..*cx };
+    let way = verified_context_way(index, &resent, (w, old.len()), &all, opts)?;
+    Some((w, format!("{drop} and {way}")))
+}
+
+/// How many lines of a block [`holds_none`] reads at most.
+const HOLDS_NONE_LINES: usize = 5000;
+
+/// True when the block of anchor line `c` holds none of the hunk's non-blank context and `-`
+/// lines at the loosest level: the hunk cannot be placed there by any reading (each keeps all
+/// but one of its lines, or two thirds), so a model cannot have meant that line, and its
+/// lacking a fix does not make the other lines' fixes a partial menu.
+fn holds_none(index: &mut LineIndex<'_>, cx: &HunkRef<'_>, c: usize, opts: &Options) -> bool {
+    let mut budget = Budget::new(opts.search_budget);
+    let Ok(end) = block_end(index, c, &mut budget) else {
+        return false;
+    };
+    let a = AnchorMatch {
+        line: c,
+        fuzz: 0,
+        block: c..end,
+    };
+    let m = cx.hunk.old_lines().count();
+    let range = a.block.start..(starts_until(index, &a) + m).min(index.len());
+    if range.len() > HOLDS_NONE_LINES {
+        return false;
+    }
+    let old: Vec<&str> = cx
+        .hunk
+        .old_lines()
+        .map(|l| l.text.as_str())
+        .filter(|t| !t.trim().is_empty())
+        .collect();
+    !old.is_empty()
+        && range
+            .into_iter()
+            .all(|i| old.iter().all(|t| !index.line_eq(i, opts.max_level, t)))
+}
+
+/// The texts of a body's context and `-` lines.
+fn old_texts(body: &[crate::patch::Line]) -> Vec<&str> {
+    body.iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| l.text.as_str())
+        .collect()
+}
+
+/// The one place where `old` occurs (at the loosest level) in the block of anchor line `c`,
+/// when it occurs there once and that place is in no other block of `found`'s lines.
+fn only_in_block(
+    index: &mut LineIndex<'_>,
+    old: &[&str],
+    (c, found): (usize, &[usize]),
+    opts: &Options,
+    budget: &mut Budget,
+) -> Option<usize> {
+    let m = old.len();
+    if m == 0 {
+        return None;
+    }
+    let mut windows = |index: &mut LineIndex<'_>, b: usize| -> Option<Vec<usize>> {
+        let end = block_end(index, b, budget).ok()?;
+        let a = AnchorMatch {
+            line: b,
+            fuzz: 0,
+            block: b..end,
+        };
+        let range = a.block.start..(starts_until(index, &a) + m).min(index.len());
+        let mut pattern = Pattern::new(old.to_vec());
+        index
+            .find_windows(&mut pattern, opts.max_level, range, 2, budget)
+            .ok()
+    };
+    let [w] = windows(index, c)?[..] else {
+        return None;
+    };
+    for &o in found.iter().filter(|&&o| o != c) {
+        if windows(index, o)?.contains(&w) {
+            return None;
+        }
+    }
+    Some(w)
 }
 
 /// An anchor that is not found where it is searched (for an inner anchor: inside the block of

@@ -13,7 +13,7 @@ mod text;
 
 pub(crate) use ambiguous::{
     ambiguous, ambiguous_blank_tail, ambiguous_edge_indent, ambiguous_slide,
-    inconsistent_indentation, open_start,
+    inconsistent_indentation, open_start, with_open_end_fix,
 };
 pub(crate) use anchor::{anchor_ambiguous, anchor_not_found};
 pub(crate) use not_found::not_found;
