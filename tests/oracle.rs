@@ -213,6 +213,13 @@ fn indentation(l: &str) -> &str {
 
 /// One case: the source, the patch and the text the patch means.
 fn case(seed: u64) -> (String, String, String) {
+    let (source, patch, want, _) = case_meant(seed);
+    (source, patch, want)
+}
+
+/// [`case`], and where each hunk of the patch (in patch order) is meant to land: the 1-based
+/// file line of its old side's first line, as an ambiguity's "To pick line N" names it.
+fn case_meant(seed: u64) -> (String, String, String, Vec<u32>) {
     let mut rng = Rng::new(seed);
     let f = match rng.below(3) {
         0 => python(&mut rng),
@@ -255,6 +262,7 @@ fn case(seed: u64) -> (String, String, String) {
     }
     // The hunks, as a model writes them.
     let mut hunks: Vec<String> = Vec::new();
+    let mut meant: Vec<u32> = Vec::new();
     let mut prev_anchor: Option<Vec<String>> = None;
     for (k, e) in edits.iter().enumerate() {
         let lo_limit = if k > 0 { edits[k - 1].line + 1 } else { 0 };
@@ -381,6 +389,7 @@ fn case(seed: u64) -> (String, String, String) {
         }
         h.push_str(&body);
         hunks.push(h);
+        meant.push(start as u32 + 1);
     }
     // Hunks out of order, only where each old side occurs once in the file, even with the
     // indentation ignored: with two copies, the copy after the previous hunk is what the patch
@@ -407,10 +416,11 @@ fn case(seed: u64) -> (String, String, String) {
         let a = rng.below(hunks.len());
         let b = rng.below(hunks.len());
         hunks.swap(a, b);
+        meant.swap(a, b);
     }
     let eol = if f.crlf { "\r\n" } else { "\n" };
     let join = |ls: &[String]| ls.iter().map(|l| format!("{l}{eol}")).collect::<String>();
-    (join(&f.lines), hunks.concat(), join(&want))
+    (join(&f.lines), hunks.concat(), join(&want), meant)
 }
 
 fn cases() -> u64 {
@@ -497,6 +507,9 @@ fn every_offered_fix_repairs_or_is_refused() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     let (mut refused, mut offered, mut intended) = (0u64, 0u64, 0u64);
+    // Ambiguities whose "To pick line N" fixes all name other places than the one the patch
+    // means (counted among those that offer a fix, and also apart).
+    let (mut elsewhere, mut elsewhere_intended) = (0u64, 0u64);
     let mut by_status: BTreeMap<String, (u64, u64, u64)> = BTreeMap::new();
     let mut wrong = Vec::new();
     // `V4A_REPAIR_SHOW=N` prints the first N refusals that are not repaired, with their cases;
@@ -516,14 +529,20 @@ fn every_offered_fix_repairs_or_is_refused() {
         }
     };
     for seed in base..base + total {
-        let (source, patch, want) = case(seed);
+        let (source, patch, want, meant) = case_meant(seed);
         let Err(err) = apply(&source, &patch, Mode::Update, &Options::default()) else {
             continue;
         };
         refused += 1;
+        let picks = repair::choices(&patch, &err);
+        let meant_line = err
+            .diagnostics()
+            .hunk
+            .and_then(|h| meant.get((h as usize).checked_sub(1)?).copied());
+        let for_another = !picks.is_empty() && picks.iter().all(|p| Some(p.0) != meant_line);
         let entry = by_status.entry(format!("{:?}", err.status())).or_default();
         entry.0 += 1;
-        if repair::choices(&patch, &err).is_empty() && repair::repaired(&patch, &err).is_none() {
+        if picks.is_empty() && repair::repaired(&patch, &err).is_none() {
             if !offered_only {
                 shown(seed, &source, &patch, &err);
             }
@@ -531,15 +550,18 @@ fn every_offered_fix_repairs_or_is_refused() {
         }
         offered += 1;
         entry.1 += 1;
+        elsewhere += u64::from(for_another);
         match repair::outcome(&source, &patch, &want, repair::ROUNDS) {
             repair::Outcome::Intended => {
                 intended += 1;
                 entry.2 += 1;
+                elsewhere_intended += u64::from(for_another);
             }
             repair::Outcome::Wrong => wrong.push(format!(
                 "seed {seed}: a fix gives another edit\n--- source\n{source:?}\n--- patch\n{patch:?}\n--- message\n{}",
                 err.message()
             )),
+            repair::Outcome::Refused if for_another => {}
             repair::Outcome::Refused => shown(seed, &source, &patch, &err),
         }
     }
@@ -547,6 +569,10 @@ fn every_offered_fix_repairs_or_is_refused() {
         "repair (oracle): {total} cases, {refused} refused, {offered} offer a fix, {intended} \
          repaired as intended, {} wrong",
         wrong.len()
+    );
+    eprintln!(
+        "  of which {elsewhere} ambiguities offer fixes only for other places than the one \
+         meant ({elsewhere_intended} repaired all the same)"
     );
     for (status, (r, o, i)) in &by_status {
         eprintln!("  {status}: {r} refused, {o} offer a fix, {i} repaired");

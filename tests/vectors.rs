@@ -909,3 +909,56 @@ mod legacy {
         }
     }
 }
+
+#[path = "common/repair.rs"]
+mod repair;
+
+/// Every "To pick line N" fix an ambiguity of a single-file vector offers, applied to the
+/// patch as a model would resend it, is not refused with the same ambiguity again, and when it
+/// applies, that hunk lands on line N (or starts the context the fix added there): a menu
+/// whose pick lands elsewhere is worse than no menu.
+#[test]
+fn every_pick_an_ambiguity_offers_lands_where_it_says() {
+    let (mut picks, mut bad) = (0usize, Vec::new());
+    for dir in case_dirs() {
+        let Ok(case) = load_case(&dir) else { continue };
+        let (Some(mode_word), Ok(patch)) = (case.mode.as_deref(), std::str::from_utf8(&case.patch))
+        else {
+            continue;
+        };
+        let Ok(mode) = mode_word.parse::<Mode>() else {
+            continue;
+        };
+        let source: &[u8] = case.before.values().next().map_or(&[], |v| v.as_slice());
+        let Ok(source) = std::str::from_utf8(source) else {
+            continue;
+        };
+        let Err(err) = v4a::apply(source, patch, mode, &case.options) else {
+            continue;
+        };
+        let Some(h) = err.diagnostics().hunk else {
+            continue;
+        };
+        for (n, fix, fixed, before) in repair::choices(patch, &err) {
+            picks += 1;
+            let name = dir.file_name().unwrap_or_default().to_string_lossy();
+            match v4a::apply(source, &fixed, mode, &case.options) {
+                Ok(r) => {
+                    let at = r.hunks.get(h as usize - 1).map_or(0, |x| x.old_start);
+                    if at + before != n && (before > 0 || at + 1 != n) {
+                        bad.push(format!("{name}: {fix:?} for line {n} lands at {at}"));
+                    }
+                }
+                Err(e) if e.diagnostics().hunk == Some(h) && e.message() == err.message() => {
+                    bad.push(format!(
+                        "{name}: {fix:?} for line {n} is refused the same way"
+                    ));
+                }
+                Err(_) => {}
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(picks > 20, "only {picks} picks in the vectors");
+    eprintln!("{picks} picks land where they say");
+}

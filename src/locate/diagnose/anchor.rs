@@ -103,22 +103,21 @@ fn stacked_anchor_fixes(
     // fix: else a model that meant a line without one would take another's.
     let (mut dropped, mut partial) = (Vec::new(), found.len() > ANCHOR_FIX_CANDIDATES);
     for &c in found.iter().take(ANCHOR_FIX_CANDIDATES) {
-        let (at, sentence, drops) = match stacked_fix(index, cx, (anchor, k), (c, found), opts) {
-            Some((at, sentence)) => (at, sentence, false),
-            None => match dropped_anchor_fix(index, cx, (anchor, k), (c, found), opts) {
-                Some((at, way)) => (at, format!("To pick line {}: {way}.", at + 1), true),
-                None => {
-                    partial |= !holds_none(index, cx, c, opts);
-                    continue;
-                }
-            },
-        };
-        if !seen_landing.contains(&at) {
-            seen_landing.push(at);
-            if drops {
-                dropped.push(sentence);
-            } else {
+        if let Some((at, sentence)) = stacked_fix(index, cx, (anchor, k), (c, found), opts) {
+            if !seen_landing.contains(&at) {
+                seen_landing.push(at);
                 out.push(sentence);
+            }
+            continue;
+        }
+        let fixes = dropped_anchor_fixes(index, cx, (anchor, k), (c, found), opts);
+        if fixes.is_empty() {
+            partial |= !holds_none(index, cx, c, opts);
+        }
+        for (at, way) in fixes {
+            if !seen_landing.contains(&at) {
+                seen_landing.push(at);
+                dropped.push(format!("To pick line {}: {way}.", at + 1));
             }
         }
     }
@@ -182,21 +181,24 @@ fn stacked_fix(
     None
 }
 
-/// Candidate `c`'s fix when no header stacked before ambiguous anchor `k` lands: the hunk
+/// Candidate `c`'s fixes when no header stacked before ambiguous anchor `k` lands: the hunk
 /// resent without that anchor (searched where the anchor's outer anchors, or the region after
-/// the previous hunk, say), alone or with context lines that tell its place apart. Offered
-/// only when the hunk's old side occurs exactly once, at the loosest level, in `c`'s block and
-/// not at that place in another candidate's block, and the resent hunk lands there (alone: on
-/// exactly those lines, and the whole resent patch clear of the later hunks, see
-/// [`HunkRef::clear_of_later`]; with context: verified as an ambiguity's context fix). Then the
-/// anchor read as line `c` can mean only that place. The line the hunk lands on and the words.
-fn dropped_anchor_fix(
+/// the previous hunk, say), alone or with context lines that tell its place apart. Alone:
+/// offered only when the hunk's old side occurs exactly once, at the loosest level, in `c`'s
+/// block and not at that place in another candidate's block, and the resent hunk lands there
+/// on exactly those lines, the whole resent patch clear of the later hunks (see
+/// [`HunkRef::clear_of_later`]). With context: one fix for each place of the old side in
+/// `c`'s block (at most [`BLOCK_PLACES`], none in another candidate's block), each verified as
+/// an ambiguity's context fix, and only when every place gets one: the anchor read as line `c`
+/// can mean only those places, and a model that meant one without a fix would take another's.
+/// Each fix's landing line and words; none when a place of the block has none.
+fn dropped_anchor_fixes(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
     (anchor, k): (&Anchor, usize),
     (c, found): (usize, &[usize]),
     opts: &Options,
-) -> Option<(usize, String)> {
+) -> Vec<(usize, String)> {
     let mut hunk = cx.hunk.clone();
     hunk.anchors.remove(k);
     let drop = format!(
@@ -211,33 +213,43 @@ fn dropped_anchor_fix(
         // out): it maps to the file's lines one to one.
         let body = gapped_body(&hunk, p, index.lines());
         let old: Vec<&str> = old_texts(&body);
-        let only = only_in_block(index, &old, (c, found), opts, &mut budget);
+        let only = places_in_block(index, &old, (c, found), opts, &mut budget);
         let m = old.len();
-        let fits = m > 0 && p.old_len == m && !p.already_applied && only == Some(p.start);
+        let fits = m > 0 && p.old_len == m && !p.already_applied && only == Some(vec![p.start]);
         if fits && cx.clear_of_later(index.lines(), hunk, opts, p.start..p.start + m) {
-            return Some((
-                p.start,
-                format!(
-                    "{drop}; its lines occur once in the block of line {}",
-                    c + 1
-                ),
-            ));
+            let way = format!(
+                "{drop}; its lines occur once in the block of line {}",
+                c + 1
+            );
+            return vec![(p.start, way)];
         }
-        return None;
+        return Vec::new();
     }
-    // Not placed alone (another copy of its lines): the context that tells the copy in `c`'s
-    // block apart.
+    // Not placed alone (other copies of its lines): for each copy in `c`'s block, the context
+    // that tells it apart.
     let old: Vec<&str> = old_texts(&hunk.lines);
-    let w = only_in_block(index, &old, (c, found), opts, &mut budget)?;
+    let Some(places) = places_in_block(index, &old, (c, found), opts, &mut budget) else {
+        return Vec::new();
+    };
     let mut pattern = Pattern::new(old.clone());
     let n = index.len();
-    let all = index
-        .find_windows(&mut pattern, opts.max_level, 0..n, 13, &mut budget)
-        .ok()?;
+    let Ok(all) = index.find_windows(&mut pattern, opts.max_level, 0..n, 13, &mut budget) else {
+        return Vec::new();
+    };
     let resent = HunkRef { hunk: &hunk, ..*cx };
-    let way = verified_context_way(index, &resent, (w, old.len()), &all, opts)?;
-    Some((w, format!("{drop} and {way}")))
+    let mut fixes = Vec::new();
+    for w in places {
+        match verified_context_way(index, &resent, (w, old.len()), &all, opts) {
+            Some(way) => fixes.push((w, format!("{drop} and {way}"))),
+            None => return Vec::new(),
+        }
+    }
+    fixes
 }
+
+/// How many places of a hunk's old side in one block of an ambiguous anchor get a fix each
+/// at most ([`dropped_anchor_fixes`]); a block with more gets none.
+const BLOCK_PLACES: usize = 3;
 
 /// How many lines of a block [`holds_none`] reads at most.
 const HOLDS_NONE_LINES: usize = 5000;
@@ -281,15 +293,16 @@ fn old_texts(body: &[crate::patch::Line]) -> Vec<&str> {
         .collect()
 }
 
-/// The one place where `old` occurs (at the loosest level) in the block of anchor line `c`,
-/// when it occurs there once and that place is in no other block of `found`'s lines.
-fn only_in_block(
+/// The places where `old` occurs (at the loosest level) in the block of anchor line `c`, when
+/// it occurs there at least once and at most [`BLOCK_PLACES`] times, and none of those places
+/// is in another block of `found`'s lines.
+fn places_in_block(
     index: &mut LineIndex<'_>,
     old: &[&str],
     (c, found): (usize, &[usize]),
     opts: &Options,
     budget: &mut Budget,
-) -> Option<usize> {
+) -> Option<Vec<usize>> {
     let m = old.len();
     if m == 0 {
         return None;
@@ -304,18 +317,26 @@ fn only_in_block(
         let range = a.block.start..(starts_until(index, &a) + m).min(index.len());
         let mut pattern = Pattern::new(old.to_vec());
         index
-            .find_windows(&mut pattern, opts.max_level, range, 2, budget)
+            .find_windows(
+                &mut pattern,
+                opts.max_level,
+                range,
+                BLOCK_PLACES + 1,
+                budget,
+            )
             .ok()
     };
-    let [w] = windows(index, c)?[..] else {
+    let places = windows(index, c)?;
+    if places.is_empty() || places.len() > BLOCK_PLACES {
         return None;
-    };
+    }
     for &o in found.iter().filter(|&&o| o != c) {
-        if windows(index, o)?.contains(&w) {
+        let theirs = windows(index, o)?;
+        if places.iter().any(|w| theirs.contains(w)) {
             return None;
         }
     }
-    Some(w)
+    Some(places)
 }
 
 /// An anchor that is not found where it is searched (for an inner anchor: inside the block of
