@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::diagnose::{closest_region, similarity};
 use super::index::{Budget, LineIndex, Pattern};
-use super::search::{candidates, starts_until};
+use super::search::{candidates, starts_from, starts_until};
 use super::{finish, new_side, old_side, Placement, Search};
 use crate::error::Error;
 use crate::patch::LineKind;
@@ -35,7 +35,9 @@ pub(crate) fn already_applied(
     }
     let mut ranges: Vec<Range<usize>> = Vec::with_capacity(2);
     match s.anchor {
-        Some(a) => ranges.push(a.block.start..(starts_until(index, a) + new.len()).min(n)),
+        Some(a) => {
+            ranges.push(starts_from(a, new.len())..(starts_until(index, a) + new.len()).min(n))
+        }
         None => {
             ranges.push(s.region_start..n);
             if s.region_start > 0 {

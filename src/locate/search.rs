@@ -80,6 +80,14 @@ fn unique_in(
     }))
 }
 
+/// The first line where a hunk of `m` old-side lines under anchor `a` may start: the anchor's
+/// line, or up to `m - 1` lines before it, where the hunk's window covers the anchor line: the
+/// hunk quotes the anchor line itself among its context, at the file line the anchor names
+/// (`@@ def bar():` over ` `, ` def bar():`, `-    return 1`), so the anchor and the lines agree.
+pub(crate) fn starts_from(a: &AnchorMatch, m: usize) -> usize {
+    a.block.start.saturating_sub(m.saturating_sub(1))
+}
+
 /// The last line (inclusive) where a hunk under anchor `a` may start: the first non-blank line
 /// at or after the end of the anchor's block (the block's last line for a block that runs to
 /// the end of the file).
@@ -185,10 +193,12 @@ pub(crate) fn in_block(
     a: &AnchorMatch,
     budget: &mut Budget,
 ) -> Result<Option<Hit>, Error> {
-    // A match starts inside the block; its last lines may run past the block's end (a hunk
-    // that ends a function and starts the next, under the first one's header).
+    // A match starts inside the block (or before it, quoting the anchor line itself: see
+    // [`starts_from`]); its last lines may run past the block's end (a hunk that ends a
+    // function and starts the next, under the first one's header).
     let n = index.len();
     let block = a.block.start..(a.block.end + old.len().saturating_sub(1)).min(n);
+    let from = starts_from(a, old.len());
     // The previous hunk lies inside the block (after the anchor line): a repeated anchor.
     let prev = s.placed.last().filter(|p| {
         p.start >= block.start && p.range().end > block.start && p.range().end <= block.end
@@ -200,13 +210,13 @@ pub(crate) fn in_block(
             return Ok(Some(hit));
         }
         // Only then the part of the block before the previous hunk, as out of order.
-        if let Some(hit) = unique_in(index, s, pattern, old, block.start..p.start, budget)? {
+        if let Some(hit) = unique_in(index, s, pattern, old, from..p.start, budget)? {
             no_overlap(s, &hit, old.len())?;
             straddles(index, s, pattern, old, &hit, block.start, budget)?;
             return Ok(Some(hit));
         }
     }
-    let mut hit = unique_in(index, s, pattern, old, block, budget)?;
+    let mut hit = unique_in(index, s, pattern, old, from..block.end, budget)?;
     if hit.is_none() && a.block.end < n {
         // Nothing in the block: the hunk may start right after it (only blank lines between),
         // following the anchor's block as a unified diff's function-context header says.
@@ -288,7 +298,7 @@ pub(crate) fn check_blank_tail(
     let m = old_side(s.cx.hunk, short).len();
     let n = index.len();
     let range = match s.anchor {
-        Some(a) => a.block.start..(starts_until(index, a) + m).min(n),
+        Some(a) => starts_from(a, m)..(starts_until(index, a) + m).min(n),
         None if p.start >= s.region_start => s.region_start..n,
         None => 0..n,
     };

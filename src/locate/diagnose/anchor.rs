@@ -5,7 +5,7 @@ use super::text::{closest_lines, line_list};
 use crate::error::{Diagnostics, Error, Status};
 use crate::locate::anchor::{block_end, enclosing_header, AnchorMatch};
 use crate::locate::index::{Budget, LineIndex, Pattern};
-use crate::locate::search::starts_until;
+use crate::locate::search::{starts_from, starts_until};
 use crate::locate::{gapped_body, HunkRef};
 use crate::options::Options;
 use crate::patch::{Anchor, LineKind};
@@ -269,7 +269,7 @@ fn holds_none(index: &mut LineIndex<'_>, cx: &HunkRef<'_>, c: usize, opts: &Opti
         block: c..end,
     };
     let m = cx.hunk.old_lines().count();
-    let range = a.block.start..(starts_until(index, &a) + m).min(index.len());
+    let range = starts_from(&a, m)..(starts_until(index, &a) + m).min(index.len());
     if range.len() > HOLDS_NONE_LINES {
         return false;
     }
@@ -295,7 +295,8 @@ fn old_texts(body: &[crate::patch::Line]) -> Vec<&str> {
 
 /// The places where `old` occurs (at the loosest level) in the block of anchor line `c`, when
 /// it occurs there at least once and at most [`BLOCK_PLACES`] times, and none of those places
-/// is in another block of `found`'s lines.
+/// is in another block of `found`'s lines. A window that covers one of the matched lines is
+/// that line's (the hunk quotes it, [`starts_from`]), whatever block it also reaches into.
 fn places_in_block(
     index: &mut LineIndex<'_>,
     old: &[&str],
@@ -314,7 +315,7 @@ fn places_in_block(
             fuzz: 0,
             block: b..end,
         };
-        let range = a.block.start..(starts_until(index, &a) + m).min(index.len());
+        let range = starts_from(&a, m)..(starts_until(index, &a) + m).min(index.len());
         let mut pattern = Pattern::new(old.to_vec());
         index
             .find_windows(
@@ -326,12 +327,15 @@ fn places_in_block(
             )
             .ok()
     };
-    let places = windows(index, c)?;
+    // A window that quotes another matched line (covers it) belongs to that line's block.
+    let mut places = windows(index, c)?;
+    places.retain(|&w| !found.iter().any(|&o| o != c && w <= o && o < w + m));
     if places.is_empty() || places.len() > BLOCK_PLACES {
         return None;
     }
     for &o in found.iter().filter(|&&o| o != c) {
-        let theirs = windows(index, o)?;
+        let mut theirs = windows(index, o)?;
+        theirs.retain(|&w| !(w <= c && c < w + m));
         if places.iter().any(|w| theirs.contains(w)) {
             return None;
         }

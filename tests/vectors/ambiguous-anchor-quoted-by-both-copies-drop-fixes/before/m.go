@@ -1,0 +1,15 @@
+func Run(t *T) {
+	done()
+	done()
+}
+
+func TestA(t *T) {
+	done()
+	done()
+}
+
+func TestA(t *T) {
+	done()
+	done()
+}
+
