@@ -102,14 +102,19 @@ fn stacked_anchor_fixes(
     // The fixes that drop the anchor, offered only when every line the anchor matches gets a
     // fix: else a model that meant a line without one would take another's.
     let (mut dropped, mut partial) = (Vec::new(), found.len() > ANCHOR_FIX_CANDIDATES);
+    // The stacked anchors first: a place they reach needs no dropped anchor.
+    let mut bare = Vec::new();
     for &c in found.iter().take(ANCHOR_FIX_CANDIDATES) {
-        if let Some((at, sentence)) = stacked_fix(index, cx, (anchor, k), (c, found), opts) {
-            if !seen_landing.contains(&at) {
+        match stacked_fix(index, cx, (anchor, k), (c, found), opts) {
+            Some((at, sentence)) if !seen_landing.contains(&at) => {
                 seen_landing.push(at);
                 out.push(sentence);
             }
-            continue;
+            Some(_) => {}
+            None => bare.push(c),
         }
+    }
+    for c in bare {
         let fixes = dropped_anchor_fixes(index, cx, (anchor, k), (c, found), opts);
         if fixes.is_empty() {
             partial |= !holds_none(index, cx, c, opts);
@@ -185,13 +190,14 @@ fn stacked_fix(
 /// resent without that anchor (searched where the anchor's outer anchors, or the region after
 /// the previous hunk, say), alone or with context lines that tell its place apart. Alone:
 /// offered only when the hunk's old side occurs exactly once, at the loosest level, in `c`'s
-/// block and not at that place in another candidate's block, and the resent hunk lands there
-/// on exactly those lines, the whole resent patch clear of the later hunks (see
-/// [`HunkRef::clear_of_later`]). With context: one fix for each place of the old side in
-/// `c`'s block (at most [`BLOCK_PLACES`], none in another candidate's block), each verified as
-/// an ambiguity's context fix, and only when every place gets one: the anchor read as line `c`
-/// can mean only those places, and a model that meant one without a fix would take another's.
-/// Each fix's landing line and words; none when a place of the block has none.
+/// block, and the resent hunk lands there on exactly those lines, the whole resent patch clear
+/// of the later hunks (see [`HunkRef::clear_of_later`]). With context: one fix for each place
+/// of the old side in `c`'s block (at most [`BLOCK_PLACES`]), each verified as an ambiguity's
+/// context fix, and only when every place gets one: the anchor read as line `c` can mean only
+/// those places, and a model that meant one without a fix would take another's. A place that
+/// is also in another candidate's block (flat text, whose blocks run on to the end) gets the
+/// same verified fix from either. Each fix's landing line and words; none when a place of the
+/// block has none.
 fn dropped_anchor_fixes(
     index: &mut LineIndex<'_>,
     cx: &HunkRef<'_>,
@@ -294,9 +300,9 @@ fn old_texts(body: &[crate::patch::Line]) -> Vec<&str> {
 }
 
 /// The places where `old` occurs (at the loosest level) in the block of anchor line `c`, when
-/// it occurs there at least once and at most [`BLOCK_PLACES`] times, and none of those places
-/// is in another block of `found`'s lines. A window that covers one of the matched lines is
-/// that line's (the hunk quotes it, [`starts_from`]), whatever block it also reaches into.
+/// it occurs there at least once and at most [`BLOCK_PLACES`] times. A window past the block's
+/// end that covers another of the matched lines `found` is that line's (the hunk quotes it,
+/// [`starts_from`]), not a copy in `c`'s block.
 fn places_in_block(
     index: &mut LineIndex<'_>,
     old: &[&str],
@@ -308,37 +314,23 @@ fn places_in_block(
     if m == 0 {
         return None;
     }
-    let mut windows = |index: &mut LineIndex<'_>, b: usize| -> Option<Vec<usize>> {
-        let end = block_end(index, b, budget).ok()?;
-        let a = AnchorMatch {
-            line: b,
-            fuzz: 0,
-            block: b..end,
-        };
-        let range = starts_from(&a, m)..(starts_until(index, &a) + m).min(index.len());
-        let mut pattern = Pattern::new(old.to_vec());
-        index
-            .find_windows(
-                &mut pattern,
-                opts.max_level,
-                range,
-                BLOCK_PLACES + 1,
-                budget,
-            )
-            .ok()
+    let end = block_end(index, c, budget).ok()?;
+    let a = AnchorMatch {
+        line: c,
+        fuzz: 0,
+        block: c..end,
     };
-    // A window that quotes another matched line (covers it) belongs to that line's block.
-    let mut places = windows(index, c)?;
-    places.retain(|&w| !found.iter().any(|&o| o != c && w <= o && o < w + m));
+    let range = starts_from(&a, m)..(starts_until(index, &a) + m).min(index.len());
+    let mut pattern = Pattern::new(old.to_vec());
+    let limit = BLOCK_PLACES + 1;
+    let mut places = index
+        .find_windows(&mut pattern, opts.max_level, range, limit, budget)
+        .ok()?;
+    // Past the block's end (a hunk that starts right after it), a window that quotes another
+    // matched line (covers it) is that line's.
+    places.retain(|&w| w < end || !found.iter().any(|&o| o != c && w <= o && o < w + m));
     if places.is_empty() || places.len() > BLOCK_PLACES {
         return None;
-    }
-    for &o in found.iter().filter(|&&o| o != c) {
-        let mut theirs = windows(index, o)?;
-        theirs.retain(|&w| !(w <= c && c < w + m));
-        if places.iter().any(|w| theirs.contains(w)) {
-            return None;
-        }
     }
     Some(places)
 }

@@ -20,6 +20,9 @@ pub(super) struct Corrected {
     /// Every `-` line of the patch maps to a file line similar to it: the correction removes
     /// what the patch meant to remove, not some other line.
     pub faithful: bool,
+    /// A `-` line's file line is already one of the hunk's added lines: the change is made
+    /// there already, and the place meant may be another.
+    pub made: bool,
 }
 
 /// How similar a `-` line must be to the file line it is mapped to for the correction to
@@ -131,12 +134,16 @@ fn align(old: &[&str], region: &[&str]) -> Alignment {
 /// The corrected hunk being written.
 struct Writer<'r> {
     region: &'r [&'r str],
+    /// The hunk's lines.
+    body: &'r [HunkLine],
     /// File line of `region[0]`.
     lo: usize,
     text: String,
     differences: Vec<String>,
     old_lines: Vec<usize>,
     faithful: bool,
+    /// See [`Corrected::made`].
+    made: bool,
     /// A line with a letter or digit that the file has (nearly) as the patch quotes it:
     /// without one, the region shares only punctuation with the hunk.
     anchored: bool,
@@ -200,6 +207,23 @@ impl Writer<'_> {
         if line.kind == LineKind::Delete && similar < DELETE_SIMILARITY {
             self.faithful = false;
         }
+        // A `-` line whose file line already is one of the hunk's added lines: the change is
+        // made there already (`create<any>(` to be `create(`, the file has `create(`), so the
+        // correction would change nothing there but the indentation, and the place meant may
+        // be another copy. An added line indented otherwise than the `-` line counts only as
+        // written: a line the patch moves into a block is not moved yet.
+        let indent = |t: &str| t.len() - t.trim_start().len();
+        let made = |l: &HunkLine| {
+            l.kind == LineKind::Add
+                && (l.text.trim_end() == real.trim_end()
+                    || (l.text.trim() == real.trim() && indent(&l.text) == indent(&line.text)))
+        };
+        if line.kind == LineKind::Delete
+            && real.trim() != line.text.trim()
+            && self.body.iter().any(made)
+        {
+            self.made = true;
+        }
         self.text.push(if line.kind == LineKind::Context {
             ' '
         } else {
@@ -226,11 +250,13 @@ fn render(cx: &HunkRef<'_>, region: &[&str], lo: usize, a: &Alignment) -> Correc
     let in_span = |j: &usize| *j >= a.span.0 && *j <= a.span.1;
     let mut w = Writer {
         region,
+        body: &cx.hunk.lines,
         lo,
         text: String::new(),
         differences: Vec::new(),
         old_lines: Vec::new(),
         faithful: true,
+        made: false,
         anchored: false,
         after_add: false,
         dropped: false,
@@ -266,6 +292,7 @@ fn render(cx: &HunkRef<'_>, region: &[&str], lo: usize, a: &Alignment) -> Correc
         differences: w.differences.join("\n"),
         old_lines: w.old_lines,
         faithful: w.faithful && w.anchored && !(insertion && dropped),
+        made: w.made,
     }
 }
 
@@ -288,6 +315,13 @@ impl Corrected {
         let (Some(&first), Some(&last)) = (self.old_lines.first(), self.old_lines.last()) else {
             return Err(UNFAITHFUL);
         };
+        if self.made {
+            return Err(
+                "the file there already has a line the hunk adds where it removes \
+                        another: the change may be made there already, and the place meant may \
+                        be another",
+            );
+        }
         let consecutive = self.old_lines.windows(2).all(|w| w[1] == w[0] + 1);
         if !self.faithful || !consecutive || first < search.start || last >= search.end {
             return Err(UNFAITHFUL);
