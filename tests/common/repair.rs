@@ -374,6 +374,17 @@ pub fn choices(patch: &str, err: &Error) -> Vec<(u32, Fix, String, u32)> {
     out
 }
 
+/// Whether hunk `h` (1-based) of a patch resent with the fix "to pick line `n`", which added
+/// `before` context lines ahead of the hunk, landed there: its old side starts `before` lines
+/// above line `n` (for an insertion without added context, right after line `n` too).
+pub fn lands_on(r: &v4a::ApplyResult, h: u32, (n, before): (u32, u32)) -> bool {
+    let at = r
+        .hunks
+        .get((h as usize).saturating_sub(1))
+        .map_or(0, |x| x.old_start);
+    at + before == n || (before == 0 && at + 1 == n)
+}
+
 /// Applies `patch` to `source`, following the fix of each refusal as a model would (up to
 /// `rounds` in all; for an ambiguity, the fix of the candidate it meant), and compares the
 /// result with `want`. `Wrong` also covers a fix "to pick line N" that lands elsewhere.
@@ -398,11 +409,7 @@ pub fn outcome(source: &str, patch: &str, want: &str, rounds: usize) -> Outcome 
                     apply(source, &p, Mode::Update, &Options::default()),
                     err.diagnostics().hunk,
                 ) {
-                    let at = r
-                        .hunks
-                        .get((h as usize).saturating_sub(1))
-                        .map_or(0, |x| x.old_start);
-                    if at + before != n && (before > 0 || at + 1 != n) {
+                    if !lands_on(&r, h, (n, before)) {
                         return Outcome::Wrong;
                     }
                 }

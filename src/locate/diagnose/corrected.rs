@@ -315,12 +315,11 @@ impl Corrected {
         let (Some(&first), Some(&last)) = (self.old_lines.first(), self.old_lines.last()) else {
             return Err(UNFAITHFUL);
         };
+        const MADE: &str = "the file there already has a line the hunk adds where it removes \
+                            another: the change may be made there already, and the place meant \
+                            may be another";
         if self.made {
-            return Err(
-                "the file there already has a line the hunk adds where it removes \
-                        another: the change may be made there already, and the place meant may \
-                        be another",
-            );
+            return Err(MADE);
         }
         let consecutive = self.old_lines.windows(2).all(|w| w[1] == w[0] + 1);
         if !self.faithful || !consecutive || first < search.start || last >= search.end {
