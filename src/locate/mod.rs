@@ -649,16 +649,20 @@ fn locate_once(
     }
 }
 
-/// A hunk found nowhere inside its innermost anchor's block, where that block holds none of
-/// the hunk's context and `-` lines with a letter or a digit ([`has_letter_or_digit`]) at the
-/// loosest level allowed, and those are at least [`ANCHOR_ELSEWHERE_LINES`] different lines
-/// (so that neither a miscopied line nor a line the file changed since the model read it can
-/// explain the mismatch): the anchor does not describe where the hunk's lines are (a model
-/// that named the header above the change, not the one enclosing it), so it is an anchor that
-/// does not help (SPEC §3.2). The hunk is placed as if written with the anchors before it,
-/// uniquely where such a hunk is searched, with the anchor penalty and the flag
-/// `anchor_ignored`. A block that holds even one of those lines may hold the place the model
-/// meant, changed since: the not-found error stands.
+/// A hunk found nowhere inside its innermost anchor's block, where that block holds few of the
+/// hunk's context and `-` lines with a letter or a digit ([`has_letter_or_digit`]) at the
+/// loosest level allowed: those are at least [`ANCHOR_ELSEWHERE_LINES`] different lines, and
+/// the block holds none of them, or at most one in [`ANCHOR_ELSEWHERE_SHARE`] and none of its
+/// `-` lines (so that neither
+/// a miscopied line nor a line the file changed since the model read it can explain the
+/// mismatch, and the block's place would have to have lost nearly all of its lines). The
+/// anchor does not describe where the hunk's lines are (a model that named the header above
+/// the change, not the one enclosing it), so it is an anchor that does not help (SPEC §3.2).
+/// The hunk is placed as if written with the anchors before it, uniquely where such a hunk is
+/// searched, with the anchor penalty and the flag `anchor_ignored`. A block that holds none of
+/// the lines admits every reading of a hunk found nowhere (relaxed context, a line left out);
+/// a block that holds some admits only the hunk as written. A block that holds more may hold
+/// the place the model meant, changed since: the not-found error stands.
 fn anchor_elsewhere(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
@@ -669,12 +673,12 @@ fn anchor_elsewhere(
     use crate::error::Status;
     let (cx, opts) = (s.cx, s.opts);
     let hunk = cx.hunk;
-    if error.status() != Status::ContextNotFound
-        || opts.max_level == Level::Exact
-        || !block_shares_nothing(index, hunk, a.block.clone(), opts.max_level, budget)?
-    {
+    if error.status() != Status::ContextNotFound || opts.max_level == Level::Exact {
         return Err(error);
     }
+    let Some(shared) = block_shares(index, hunk, a.block.clone(), opts.max_level, budget)? else {
+        return Err(error);
+    };
     let outer_anchors = &hunk.anchors[..hunk.anchors.len().saturating_sub(1)];
     let prev_start = s.placed.last().map(|p| p.start);
     let outer = match anchor::resolve(
@@ -697,7 +701,7 @@ fn anchor_elsewhere(
     // As written first; else the readings of a hunk found nowhere (relaxed context, a line left
     // out or one the file lost), each unique where the hunk is searched without the anchor.
     let placed = match place_checked(index, &wider, budget) {
-        Ok(None) => found_nowhere(index, &wider, budget).map(Some),
+        Ok(None) if shared == 0 => found_nowhere(index, &wider, budget).map(Some),
         other => other,
     };
     match placed {
@@ -716,33 +720,55 @@ fn anchor_elsewhere(
 /// are a miscopy or a changed line as likely as a wrong anchor.
 const ANCHOR_ELSEWHERE_LINES: usize = 3;
 
-/// True when no line of `block` equals, at `level`, one of the hunk's context and `-` lines
-/// with a letter or a digit, and the hunk has at least [`ANCHOR_ELSEWHERE_LINES`] different
-/// ones. One normalisation per line, charged to the budget.
-fn block_shares_nothing(
+/// [`anchor_elsewhere`] sets an anchor aside when its block holds at most one in this many of
+/// the hunk's different lines with a letter or a digit (a `try {` or a `use super::*;` that
+/// the header above the change shares with the block the change is in).
+const ANCHOR_ELSEWHERE_SHARE: usize = 5;
+
+/// How many of the hunk's different context and `-` lines with a letter or a digit some line
+/// of `block` equals at `level`, when that is few enough for [`anchor_elsewhere`] (none, or at
+/// most one in [`ANCHOR_ELSEWHERE_SHARE`], and never a `-` line) and the hunk has at least
+/// [`ANCHOR_ELSEWHERE_LINES`] of them; else `None`. One normalisation per line, charged to the
+/// budget.
+fn block_shares(
     index: &mut LineIndex<'_>,
     hunk: &Hunk,
     block: std::ops::Range<usize>,
     level: Level,
     budget: &mut Budget,
-) -> Result<bool, Error> {
-    let wanted: std::collections::HashSet<String> = hunk
-        .lines
-        .iter()
-        .filter(|l| l.kind != LineKind::Add && has_letter_or_digit(&l.text))
-        .map(|l| crate::level::normalized(&l.text, level))
-        .collect();
+) -> Result<Option<usize>, Error> {
+    // Each line's text, and whether the hunk deletes it (a block holding a deleted line may
+    // be where the change was meant).
+    let mut wanted = std::collections::HashMap::new();
+    for l in hunk.lines.iter().filter(|l| l.kind != LineKind::Add) {
+        if has_letter_or_digit(&l.text) {
+            let deleted = wanted
+                .entry(crate::level::normalized(&l.text, level))
+                .or_insert(false);
+            *deleted |= l.kind == LineKind::Delete;
+        }
+    }
     let end = block.end.min(index.len());
     budget.charge((wanted.len() + end.saturating_sub(block.start)) as u64)?;
     if wanted.len() < ANCHOR_ELSEWHERE_LINES {
-        return Ok(false);
+        return Ok(None);
     }
+    let most = wanted.len() / ANCHOR_ELSEWHERE_SHARE;
     let lines = index.lines();
     let mut buf = String::new();
-    Ok((block.start..end).all(|i| {
+    let mut shared = std::collections::HashSet::new();
+    for i in block.start..end {
         buf.clear();
-        !wanted.contains(crate::level::normalize(lines.get(i), level, &mut buf))
-    }))
+        let line = crate::level::normalize(lines.get(i), level, &mut buf);
+        match wanted.get(line) {
+            Some(true) => return Ok(None),
+            Some(false) if shared.insert(line.to_owned()) && shared.len() > most => {
+                return Ok(None)
+            }
+            _ => {}
+        }
+    }
+    Ok(Some(shared.len()))
 }
 
 /// A line with a letter or a digit. Blank lines and lines of punctuation alone (`{`, `}`,
