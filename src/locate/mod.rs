@@ -653,9 +653,9 @@ fn locate_once(
 /// hunk's context and `-` lines with a letter or a digit ([`has_letter_or_digit`]) at the
 /// loosest level allowed: those are at least [`ANCHOR_ELSEWHERE_LINES`] different lines, and
 /// the block holds none of them, or at most one in [`ANCHOR_ELSEWHERE_SHARE`] and none of its
-/// `-` lines (so that neither
-/// a miscopied line nor a line the file changed since the model read it can explain the
-/// mismatch, and the block's place would have to have lost nearly all of its lines). The
+/// `-` lines (so that neither a miscopied line nor a line the file changed since the model
+/// read it can explain the mismatch, and the block's place would have to have lost nearly all
+/// of its lines). The
 /// anchor does not describe where the hunk's lines are (a model that named the header above
 /// the change, not the one enclosing it), so it is an anchor that does not help (SPEC §3.2).
 /// The hunk is placed as if written with the anchors before it, uniquely where such a hunk is
