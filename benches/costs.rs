@@ -154,16 +154,41 @@ fn reversed_hunks() -> Case {
     }
 }
 
+/// Repeated edits to settle at the most cost: 9 edits, each made 8 times over the 8 copies of
+/// its lines in a 40,000-line file (63 trials, one inside the other, each copying the
+/// placements so far), then a hunk found nowhere, so that every trial fails at the end.
+fn repeated_edits() -> Case {
+    let mut source = String::new();
+    let mut patch = String::new();
+    for g in 0..9 {
+        source.push_str(&format!("key {g}\nvalue {g}\n").repeat(8));
+        for i in 0..4_000 {
+            source.push_str(&format!("filler {g} {i}\n"));
+        }
+        patch.push_str(&format!("@@\n key {g}\n-value {g}\n+VALUE {g}\n").repeat(8));
+    }
+    patch.push_str("@@\n-found nowhere\n+x\n");
+    Case {
+        name: "72 repeated edits settled in 63 trials, the last hunk found nowhere",
+        source,
+        patch,
+        opts: Options::default(),
+        want: Some(Status::Ambiguous),
+        says: "matches 8 places",
+    }
+}
+
 fn main() {
     let only = std::env::var("V4A_COSTS").ok();
     type Make = fn() -> Case;
-    let cases: [(&str, Make); 6] = [
+    let cases: [(&str, Make); 7] = [
         ("near-1000", || near_misses(1000)),
         ("near-8000", || near_misses(8000)),
         ("accents", || accented_prefix_anchors(50)),
         ("fdfa", one_huge_expanding_line),
         ("xy", random_xy),
         ("reversed", reversed_hunks),
+        ("repeats", repeated_edits),
     ];
     println!(
         "| case | input MB | time s | bound s | peak MB | bound MB | status | ok |\n\

@@ -101,8 +101,9 @@ type HunkReport struct {
 	// Fuzz is the hunk's fuzz: its level's, its anchors', and 1000 for an end-of-file hunk
 	// found elsewhere.
 	Fuzz int
-	// Candidates is the number of candidate places at the deciding level (more than 1 only
-	// with Options.FirstMatch).
+	// Candidates is the number of candidate places at the deciding level (more than 1 with
+	// Options.FirstMatch, or when the patch makes the same edit in as many hunks as it has
+	// places, which then take one place each in file order).
 	Candidates int
 	// Reindented: the added lines were re-indented to the file's indentation.
 	Reindented bool

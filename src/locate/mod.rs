@@ -13,6 +13,7 @@ mod gap;
 mod index;
 mod loose;
 mod missing;
+mod order;
 mod postings;
 mod prefilter;
 mod raw;
@@ -141,6 +142,13 @@ pub(crate) struct HunkRef<'c> {
     pub before: &'c [Hunk],
     /// The file's hunks after this one (a fix must not take the lines they cover).
     pub after: &'c [Hunk],
+    /// In a trial of a repeated edit ([`order`]): the one place taken of the ambiguity it
+    /// settles.
+    pub pin: Option<order::Pin<'c>>,
+    /// A trial of a repeated edit: its errors are never shown, so they are written without the
+    /// fixes that cost a search of their own (an ambiguity's separating lines, a not-found
+    /// hunk's closest region); their status and candidates are the same.
+    pub quiet: bool,
 }
 
 /// How many of a file's other hunks a fix's verification places with it at most (each
@@ -304,53 +312,37 @@ fn locate_seen(
 ) -> Result<Vec<Placement>, Error> {
     let mut index = LineIndex::new(lines);
     let mut budget = Budget::new(opts.search_budget);
-    let mut placements: Vec<Placement> = Vec::with_capacity(hunks.len());
-    let mut ranges = PlacedRanges::default();
-    let mut region_start = 0usize;
-    let mut total_fuzz = 0u32;
+    let mut done = Progress {
+        placements: Vec::with_capacity(hunks.len()),
+        ..Progress::default()
+    };
     if hunks.len() >= 4 {
         prefetch(&mut index, hunks, &mut budget)?;
     }
-    for (i, hunk) in hunks.iter().enumerate() {
-        let cx = HunkRef {
-            path,
-            hunk_index: i,
-            hunk,
-            seen,
-            next: hunks.get(i + 1),
-            before: &hunks[..i],
-            after: &hunks[i + 1..],
-        };
-        let p = locate_one(
-            &mut index,
-            &cx,
-            region_start,
-            (&placements, &ranges, i.checked_sub(1).map(|k| &hunks[k])),
-            opts,
-            &mut budget,
-        )
-        .map_err(|e| match e.status() {
-            crate::error::Status::SearchBudget => {
-                diagnose::over_budget(&mut index, &cx, hunks.len(), &placements, budget.limit())
-            }
+    let file = FileHunks {
+        hunks,
+        path,
+        opts,
+        seen,
+    };
+    let mut work = order::Work::new(&mut budget);
+    if let Err((i, e)) = place_from(&mut index, &file, 0, &mut done, &mut work) {
+        let cx = file.hunk_ref(i);
+        return Err(match e.status() {
+            crate::error::Status::SearchBudget => diagnose::over_budget(
+                &mut index,
+                &cx,
+                hunks.len(),
+                &done.placements,
+                budget.limit(),
+            ),
             crate::error::Status::OverlappingHunks => {
-                out_of_order_fix(lines, hunks, i, &placements, (path, opts, seen), e)
+                out_of_order_fix(lines, hunks, i, &done.placements, (path, opts, seen), e)
             }
             _ => e,
-        })?;
-        if p.already_applied && opts.already_applied_is_error {
-            return Err(diagnose::already_applied_error(&cx, &p));
-        }
-        total_fuzz = total_fuzz.saturating_add(p.fuzz);
-        if let Some(max) = opts.max_fuzz {
-            if total_fuzz > max {
-                return Err(diagnose::fuzz_limit(&cx, &p, total_fuzz, max));
-            }
-        }
-        region_start = p.start + p.old_len;
-        ranges.push(&p, placements.len());
-        placements.push(p);
+        });
     }
+    let placements = done.placements;
     check_overlaps(hunks, &placements, path).map_err(|(e, h, other)| {
         let o = diagnose::Overlap {
             hunks,
@@ -364,6 +356,102 @@ fn locate_seen(
         diagnose::with_trimmed_hunk(lines, &o, path, opts, seen, e)
     })?;
     Ok(placements)
+}
+
+/// The hunks of one file being placed.
+struct FileHunks<'f> {
+    hunks: &'f [Hunk],
+    path: &'f str,
+    opts: &'f Options,
+    seen: bool,
+}
+
+impl FileHunks<'_> {
+    /// Hunk `i` as messages name it.
+    fn hunk_ref(&self, i: usize) -> HunkRef<'_> {
+        HunkRef {
+            path: self.path,
+            hunk_index: i,
+            hunk: &self.hunks[i],
+            seen: self.seen,
+            next: self.hunks.get(i + 1),
+            before: &self.hunks[..i],
+            after: &self.hunks[i + 1..],
+            pin: None,
+            quiet: false,
+        }
+    }
+}
+
+/// The hunks of one file placed so far, and where the next one is searched.
+#[derive(Clone, Default)]
+struct Progress {
+    placements: Vec<Placement>,
+    ranges: PlacedRanges,
+    region_start: usize,
+    total_fuzz: u32,
+    /// Some hunk was placed before the previous one.
+    out_of_order: bool,
+}
+
+impl Progress {
+    /// Records the placement of hunk `cx`, or the error of a placement the options refuse.
+    fn push(&mut self, cx: &HunkRef<'_>, p: Placement, opts: &Options) -> Result<(), Error> {
+        if p.already_applied && opts.already_applied_is_error {
+            return Err(diagnose::already_applied_error(cx, &p));
+        }
+        self.total_fuzz = self.total_fuzz.saturating_add(p.fuzz);
+        if let Some(max) = opts.max_fuzz {
+            if self.total_fuzz > max {
+                return Err(diagnose::fuzz_limit(cx, &p, self.total_fuzz, max));
+            }
+        }
+        self.region_start = p.start + p.old_len;
+        self.out_of_order |= p.out_of_order;
+        self.ranges.push(&p, self.placements.len());
+        self.placements.push(p);
+        Ok(())
+    }
+}
+
+/// Places the file's hunks from number `from` on after those of `done`. An ambiguity that the
+/// patch's repeats of an edit settle ([`order::settle`]) places the rest of them at once.
+/// `Err`: the hunk that failed and its error (`done` then holds the hunks placed before it).
+fn place_from(
+    index: &mut LineIndex<'_>,
+    file: &FileHunks<'_>,
+    from: usize,
+    done: &mut Progress,
+    work: &mut order::Work<'_>,
+) -> Result<(), (usize, Error)> {
+    for i in from..file.hunks.len() {
+        let cx = HunkRef {
+            quiet: work.quiet(),
+            ..file.hunk_ref(i)
+        };
+        let around = (
+            done.placements.as_slice(),
+            &done.ranges,
+            i.checked_sub(1).map(|k| &file.hunks[k]),
+        );
+        // Once a hunk has landed before the previous one, the patch does not list its hunks
+        // in file order, and the place after the previous hunk is no evidence: each later
+        // hunk is searched in the whole file, and must be unique there (SPEC §3.2).
+        let region_start = if done.out_of_order {
+            0
+        } else {
+            done.region_start
+        };
+        let mut p = match locate_one(index, &cx, region_start, around, file.opts, work.budget) {
+            Ok(p) => p,
+            Err(e) => return order::settle(index, file, i, done, work, e),
+        };
+        if done.out_of_order && !p.already_applied {
+            p.out_of_order = p.start < done.region_start;
+        }
+        done.push(&cx, p, file.opts).map_err(|e| (i, e))?;
+    }
+    Ok(())
 }
 
 /// Many hunks: all their exact matches found in one pass instead of one scan each. The old

@@ -17,7 +17,8 @@ pub(crate) struct Hit {
     pub start: usize,
     /// The level it matched at.
     pub level: Level,
-    /// How many candidates the deciding level had (more than one only in first-match mode).
+    /// How many candidates the deciding level had (more than one only in first-match mode, or
+    /// when the patch's repeats of the edit settled them).
     pub candidates: u32,
 }
 
@@ -56,7 +57,7 @@ pub(crate) fn candidates(
 }
 
 /// The one candidate of `range`; two or more is an ambiguity error (first-match mode takes
-/// the first).
+/// the first; a trial of a repeated edit the place it pins, [`super::order`]).
 fn unique_in(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
@@ -68,13 +69,14 @@ fn unique_in(
     let Some((level, found)) = candidates(index, pattern, s.opts, range, budget)? else {
         return Ok(None);
     };
-    if found.len() > 1 && !s.opts.first_match {
+    let pinned = s.cx.pin.and_then(|pin| pin.take(&found));
+    if found.len() > 1 && !s.opts.first_match && pinned.is_none() {
         return Err(diagnose::ambiguous(
             index, s.cx, old, &found, s.anchor, s.placed, s.opts,
         ));
     }
     Ok(Some(Hit {
-        start: found[0],
+        start: pinned.unwrap_or(found[0]),
         level,
         candidates: found.len() as u32,
     }))
@@ -104,7 +106,7 @@ pub(crate) fn starts_until(index: &LineIndex<'_>, a: &AnchorMatch) -> usize {
 
 /// The placed hunks by first line, so that an out-of-order hit is checked against the few
 /// placements near it instead of every one (hunks in reverse file order made that quadratic).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct PlacedRanges {
     /// (first line, index in placement order) of each placement not already applied.
     by_start: BTreeSet<(usize, usize)>,

@@ -108,7 +108,9 @@ pub struct HunkReport {
     /// This hunk's fuzz: its match level, its anchors' levels, 1000 for an end-of-file hunk
     /// found elsewhere, 200 for anchors set aside, 300 per relaxed context line.
     pub fuzz: u32,
-    /// Candidate places at the deciding level (more than 1 only in first-match mode).
+    /// Candidate places at the deciding level: more than 1 in first-match mode, or when the
+    /// patch makes the same edit in as many hunks as it has places, which then take one place
+    /// each in file order (SPEC §3.2).
     pub candidates: u32,
     /// Added lines were re-indented to the file's indentation.
     pub reindented: bool,

@@ -316,7 +316,7 @@ namespace V4A
         /// <summary>The hunk's fuzz: its level's, its anchors', and 1000 for an end-of-file hunk found elsewhere.</summary>
         public int Fuzz { get; private set; }
 
-        /// <summary>Candidate places at the deciding level (more than 1 only with <see cref="ApplyOptions.FirstMatch"/>).</summary>
+        /// <summary>Candidate places at the deciding level (more than 1 with <see cref="ApplyOptions.FirstMatch"/>, or when the patch makes the same edit in as many hunks as it has places, which then take one place each in file order).</summary>
         public int Candidates { get; private set; }
 
         /// <summary>Re-indented, already applied, end of file, out of order.</summary>

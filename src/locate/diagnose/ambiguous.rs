@@ -21,7 +21,11 @@ pub(crate) fn ambiguous(
     placed: &[Placement],
     opts: &Options,
 ) -> Error {
-    let (fixes, suggestion) = separating_fixes(index, cx, old.len(), found, (anchor, placed), opts);
+    let (fixes, suggestion) = if cx.quiet {
+        (Vec::new(), None)
+    } else {
+        separating_fixes(index, cx, old.len(), found, (anchor, placed), opts)
+    };
     let within = match anchor {
         Some(a) => format!(
             " inside the block of its anchor (lines {}–{})",

@@ -40,6 +40,9 @@ pub(crate) fn not_found(
         after
     );
     let mut diagnostics = cx.diagnostics();
+    if cx.quiet {
+        return Error::new(Status::ContextNotFound, message, diagnostics);
+    }
     // Diagnostics get a budget of their own, proportional to the file.
     let mut budget = Budget::new(20_000_000 + 20 * n as u64);
     // Where the lines are found outside the anchor's block, a correction inside it would
