@@ -1,7 +1,8 @@
 //! An ambiguity that the patch's own repeats settle (SPEC §3.2): the patch makes the same edit
-//! (the same lines removed and added, under the same anchors) in as many hunks as the edit's
-//! lines have places after the previous hunk. The model meant each place once, and whichever
-//! hunk takes which place, the text is the same: the hunks land there, in file order.
+//! (the same lines removed and added) in as many hunks as the edit's lines have places after
+//! the previous hunk. The model meant each place once, and whichever hunk takes which place,
+//! the text is the same: the hunks land there, in file order, when each lands on one of those
+//! places by the usual rules.
 //!
 //! Hunks that differ are never settled so: only the order of the patch would tell which place
 //! each of them means, and a patch that lists its hunks in another order than the file's
@@ -64,7 +65,9 @@ impl<'b> Work<'b> {
     }
 }
 
-/// The same edit: the same body lines (kinds and texts), anchors and end-of-file markers.
+/// The same edit: the same body lines (kinds and texts) and end-of-file markers. Anchors
+/// may differ (a model names the enclosing block before the first hunk only): they say where
+/// each hunk is searched, and the trial checks that the repeats land on the places counted.
 fn same_edit(a: &Hunk, b: &Hunk) -> bool {
     a.end_of_file == b.end_of_file
         && a.old_no_newline == b.old_no_newline
@@ -74,19 +77,28 @@ fn same_edit(a: &Hunk, b: &Hunk) -> bool {
             .iter()
             .zip(&b.lines)
             .all(|(x, y)| x.kind == y.kind && x.text == y.text)
-        && a.anchors.len() == b.anchors.len()
-        && a.anchors
-            .iter()
-            .zip(&b.anchors)
-            .all(|(x, y)| x.text == y.text)
+}
+
+/// Whether the hunks of `reading` that make hunk `i`'s edit (it and its repeats) landed on
+/// exactly the places `among` (in file order), one each: then no assignment of them to those
+/// places gives another text.
+fn repeats_fill(file: &FileHunks<'_>, i: usize, reading: &Progress, among: &[usize]) -> bool {
+    let hunk = &file.hunks[i];
+    let mut starts: Vec<usize> = (i..file.hunks.len())
+        .filter(|&j| same_edit(&file.hunks[j], hunk))
+        .filter_map(|j| reading.placements.get(j).map(|p| p.start))
+        .collect();
+    starts.sort_unstable();
+    starts == among
 }
 
 /// Hunk `i` failed with `e`. When `e` is an ambiguity among 2 to [`SETTLE_PLACES`] places, all
 /// after the previous hunk, no hunk has landed out of order, and hunk `i` and the later hunks
 /// that repeat its edit are exactly as many as the places: hunk `i` takes the first
 /// place and the file's later hunks are placed by the usual rules (its repeats then find the
-/// other places). When all of them land, `done` takes that reading (every hunk from `i` on)
-/// and the hunk reports how many places it had; otherwise `Err((i, e))`, as before.
+/// other places). When all of them land, the repeats on exactly those places, `done` takes that
+/// reading (every hunk from `i` on) and the hunk reports how many places it had; otherwise
+/// `Err((i, e))`, as before.
 pub(super) fn settle(
     index: &mut LineIndex<'_>,
     file: &FileHunks<'_>,
@@ -123,7 +135,7 @@ pub(super) fn settle(
         among: &among,
     };
     match trial(index, file, i, done, work, pin) {
-        Some(reading) if !work.cut => {
+        Some(reading) if !work.cut && repeats_fill(file, i, &reading, &among) => {
             *done = reading;
             Ok(())
         }
