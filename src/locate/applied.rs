@@ -72,6 +72,7 @@ pub(crate) fn already_applied(
             already_applied: true,
             anchor_ignored: false,
             context_relaxed: false,
+            leans_on_order: false,
             bend: None,
         };
         return Ok(Some(finish(index, &new, p, s.opts)));

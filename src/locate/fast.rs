@@ -246,6 +246,7 @@ fn place(hunks: &[Hunk], probes: &[Probe<'_>]) -> Option<Vec<Placement>> {
             already_applied: false,
             anchor_ignored: false,
             context_relaxed: false,
+            leans_on_order: false,
             bend: None,
         });
         region_start = start + m;

@@ -488,6 +488,7 @@ fn checked_placement(
         already_applied: false,
         anchor_ignored: false,
         context_relaxed: true,
+        leans_on_order: false,
         bend: Some(Bend::gap(gap_body)),
     };
     Ok(match checked_equivalent(index, s, p, budget)? {

@@ -157,6 +157,7 @@ fn place_used(
         already_applied: false,
         anchor_ignored: false,
         context_relaxed: true,
+        leans_on_order: false,
         bend: Some(Bend::missing(old[fit.skip].body)),
     };
     Ok(match checked_equivalent(index, s, p, budget)? {

@@ -67,6 +67,9 @@ pub(crate) struct Placement {
     /// Found only with some context lines relaxed (they differ from the file, whose lines are
     /// kept): [`relaxed`], SPEC §3.2.
     pub context_relaxed: bool,
+    /// Found uniquely after the previous hunk while its old side also fits before it: the
+    /// place rests on the patch listing its hunks in file order (see [`doubt_order`]).
+    pub leans_on_order: bool,
     /// Found with one line of difference from the hunk's old side ([`gap`] or [`missing`]);
     /// read through [`Placement::gap`] and [`Placement::missing`].
     pub bend: Option<Bend>,
@@ -342,6 +345,17 @@ fn locate_seen(
             _ => e,
         });
     }
+    if done.out_of_order {
+        if let Some(h) = done.placements.iter().position(|p| p.leans_on_order) {
+            return Err(doubt_order(
+                &mut index,
+                &file,
+                h,
+                &done.placements,
+                &mut budget,
+            ));
+        }
+    }
     let placements = done.placements;
     check_overlaps(hunks, &placements, path).map_err(|(e, h, other)| {
         let o = diagnose::Overlap {
@@ -356,6 +370,40 @@ fn locate_seen(
         diagnose::with_trimmed_hunk(lines, &o, path, opts, seen, e)
     })?;
     Ok(placements)
+}
+
+/// Hunk `h` landed after the previous hunk while its lines also fit before it, and a hunk
+/// landed out of order: the patch does not list its hunks in file order, so the place after the
+/// previous hunk is no evidence, and hunk `h` is ambiguous in the whole file (SPEC §3.2).
+fn doubt_order(
+    index: &mut LineIndex<'_>,
+    file: &FileHunks<'_>,
+    h: usize,
+    placed: &[Placement],
+    budget: &mut Budget,
+) -> Error {
+    let cx = file.hunk_ref(h);
+    let p = &placed[h];
+    let old = old_side(cx.hunk, p.used_lines);
+    let mut pattern = Pattern::new(old.clone());
+    let mut found = match search::candidates(index, &mut pattern, file.opts, 0..index.len(), budget)
+    {
+        Ok(Some((_, found))) => found,
+        Ok(None) => Vec::new(),
+        Err(e) => return e,
+    };
+    if !found.contains(&p.start) {
+        found.push(p.start);
+        found.sort_unstable();
+    }
+    let e = diagnose::ambiguous(index, &cx, &old, &found, None, &placed[..h], file.opts);
+    let later = placed.iter().position(|q| q.out_of_order).unwrap_or(h) + 1;
+    let message = format!(
+        "{}\nHunk {later} lands before the hunk above it in the patch: the patch does not list \
+         its hunks in file order, so the place after the previous hunk does not decide.",
+        e.message()
+    );
+    Error::new(e.status(), message, e.diagnostics().clone())
 }
 
 /// The hunks of one file being placed.
@@ -1079,6 +1127,7 @@ fn place_end_of_file(
             already_applied: false,
             anchor_ignored: false,
             context_relaxed: false,
+            leans_on_order: false,
             bend: None,
         };
         let mut pattern = Pattern::new(old.clone());
@@ -1147,6 +1196,7 @@ fn place(
         already_applied: false,
         anchor_ignored: false,
         context_relaxed: false,
+        leans_on_order: false,
         bend: None,
     };
     if old.is_empty() {
@@ -1175,6 +1225,7 @@ fn place(
             fuzz: anchor_fuzz + hit.level.fuzz() + eof_penalty,
             candidates: hit.candidates,
             out_of_order: hit.start < s.region_start,
+            leans_on_order: hit.leans_on_order,
             ..base
         },
         s.opts,

@@ -424,6 +424,7 @@ fn placements(
             already_applied: false,
             anchor_ignored: false,
             context_relaxed: false,
+            leans_on_order: false,
             bend: None,
         });
     }

@@ -201,6 +201,7 @@ fn checked_placement(
             already_applied: false,
             anchor_ignored: false,
             context_relaxed: true,
+            leans_on_order: false,
             bend: None,
         },
         s.opts,

@@ -17,6 +17,9 @@ pub(crate) struct Hit {
     pub start: usize,
     /// The level it matched at.
     pub level: Level,
+    /// The hit is the one place after the previous hunk, and the old side also fits before
+    /// it (at the hit's level or a stricter one): [`super::Placement::leans_on_order`].
+    pub leans_on_order: bool,
     /// How many candidates the deciding level had (more than one only in first-match mode, or
     /// when the patch's repeats of the edit settled them).
     pub candidates: u32,
@@ -78,6 +81,7 @@ fn unique_in(
     Ok(Some(Hit {
         start: pinned.unwrap_or(found[0]),
         level,
+        leans_on_order: false,
         candidates: found.len() as u32,
     }))
 }
@@ -170,8 +174,9 @@ pub(crate) fn in_region(
     budget: &mut Budget,
 ) -> Result<Option<Hit>, Error> {
     let n = index.len();
-    if let Some(hit) = unique_in(index, s, pattern, old, s.region_start..n, budget)? {
+    if let Some(mut hit) = unique_in(index, s, pattern, old, s.region_start..n, budget)? {
         straddles(index, s, pattern, old, &hit, 0, budget)?;
+        hit.leans_on_order = fits_before(index, s, pattern, &hit, budget)?;
         return Ok(Some(hit));
     }
     if s.region_start == 0 {
@@ -232,6 +237,34 @@ pub(crate) fn in_block(
         no_overlap(s, &hit, old.len())?;
     }
     Ok(Some(hit))
+}
+
+/// Whether the old side of `hit` (found after the previous hunk) also fits a window that
+/// starts before the region, at the hit's level or a stricter one (exact and trim-end as one).
+fn fits_before(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    pattern: &mut Pattern<'_>,
+    hit: &Hit,
+    budget: &mut Budget,
+) -> Result<bool, Error> {
+    let m = pattern.len();
+    if s.region_start == 0 || s.opts.first_match || m == 0 {
+        return Ok(false);
+    }
+    let range = 0..(s.region_start + m - 1).min(index.len());
+    for &level in s.opts.max_level.up_to() {
+        if level > hit.level.max(Level::TrimEnd) {
+            break;
+        }
+        if !index
+            .find_windows(pattern, level, range.clone(), 1, budget)?
+            .is_empty()
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// A match after the previous hunk is not unique when the old side also fits a place that
