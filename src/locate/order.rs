@@ -40,14 +40,13 @@ impl Pin<'_> {
     }
 }
 
-/// What the trials of one file share: the search budget, the trials left, and whether one was
-/// cut short (out of budget or of trials, it says nothing about its place).
+/// What the trials of one file share: the search budget and the trials left. A trial that
+/// fails (out of budget included) leaves the ambiguity it tried as it was.
 pub(crate) struct Work<'b> {
     pub budget: &'b mut Budget,
     trials: usize,
     /// How many trials are running, one inside the other.
     depth: usize,
-    cut: bool,
 }
 
 impl<'b> Work<'b> {
@@ -56,7 +55,6 @@ impl<'b> Work<'b> {
             budget,
             trials: SETTLE_TRIALS,
             depth: 0,
-            cut: false,
         }
     }
 
@@ -136,7 +134,7 @@ pub(super) fn settle(
         among: &among,
     };
     match trial(index, file, i, done, work, pin) {
-        Some(reading) if !work.cut && repeats_fill(file, i, &reading, &among) => {
+        Some(reading) if repeats_fill(file, i, &reading, &among) => {
             *done = reading;
             Ok(())
         }
@@ -145,7 +143,7 @@ pub(super) fn settle(
 }
 
 /// Hunk `i` placed at `pin`, then every later hunk: the placements, or `None` when some hunk
-/// does not land (a trial cut short by the budget sets [`Work::cut`]).
+/// does not land.
 fn trial(
     index: &mut LineIndex<'_>,
     file: &FileHunks<'_>,
@@ -172,23 +170,13 @@ fn trial(
         file.opts,
         work.budget,
     );
-    let p = match placed {
-        Ok(p) if p.start == pin.start => p,
-        Err(e) if e.status() == Status::SearchBudget => {
-            work.cut = true;
-            return None;
-        }
-        _ => return None,
-    };
+    let p = placed.ok().filter(|p| p.start == pin.start)?;
     let mut reading = done.clone();
     reading.push(&cx, p, file.opts).ok()?;
     work.depth += 1;
     let rest = place_from(index, file, i + 1, &mut reading, work);
     work.depth -= 1;
-    if let Err((_, e)) = rest {
-        work.cut |= e.status() == Status::SearchBudget;
-        return None;
-    }
+    rest.ok()?;
     check_overlaps(file.hunks, &reading.placements, file.path).ok()?;
     Some(reading)
 }
