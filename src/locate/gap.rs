@@ -13,11 +13,18 @@
 //! added lines follow a removed line, they take its place and the file's line follows them.
 //! When the extra line sits between two removed lines, it may have been a removed line the
 //! model left out, and the hunk is refused too.
+//!
+//! Every reading found counts, taken or not. One line left out is tried before a run of two,
+//! with the hunk's trailing empty lines and without them, and a reading that is found but not
+//! taken (over a placed hunk, or refused by a check of an ordinary placement) stops the search:
+//! no looser reading lands in its place. A reading with the trailing empty lines lands only
+//! when the hunk without them fits no other place. Under an anchor, a window starts in the
+//! anchor's block or covers the anchor's line ([`search::fuzzy_starts`]), never past the block.
 
 use std::ops::Range;
 
-use super::index::{Budget, LineIndex, Pattern};
-use super::search::{self, starts_until};
+use super::index::{Budget, LineIndex};
+use super::search;
 use super::{finish, gapped_body, overlapping_hunk, without_blank_tail, HunkRef, Level};
 use super::{Bend, Placement, Search};
 use crate::error::{Error, Status};
@@ -60,6 +67,11 @@ pub(crate) enum Gap {
     /// The hunk fits with context relaxed at the first line (0-based) and with a line left
     /// out at the second (if known): two readings, refused.
     Both(usize, Option<usize>),
+    /// One place fits with lines left out (its 0-based start), but it is not taken: it lies
+    /// over a placed hunk, or a check of an ordinary placement fails there. It is still a
+    /// reading of the hunk, so no looser one (more lines left out, one the file lost) lands
+    /// instead.
+    Refused(usize),
     /// Nothing fits (or the rule does not apply here).
     Nothing,
 }
@@ -71,6 +83,7 @@ pub(crate) fn other_start(g: &Gap) -> Option<usize> {
         Gap::Unclear { file_line, .. } => Some(*file_line),
         Gap::Ambiguous(starts, _) => starts.first().copied(),
         Gap::Both(_, at) => *at,
+        Gap::Refused(at) => Some(*at),
         Gap::Nothing => None,
     }
 }
@@ -152,25 +165,77 @@ pub(crate) fn place(
     }
     let full = hunk.lines.len();
     let short = without_blank_tail(hunk);
-    let mut tried = Vec::with_capacity(2);
-    for used in [full, short] {
-        if tried.contains(&used) {
-            continue;
+    let tried: &[usize] = if short < full {
+        &[full, short]
+    } else {
+        &[full]
+    };
+    // The lines as written (with or without the trailing empty lines) fit somewhere (outside
+    // the anchor's block, over a placed hunk, where a check refused them): they and the
+    // search disagree, and a gap must not overrule them.
+    for &used in tried {
+        if super::relaxed::written_fits(index, s, used, budget)? {
+            return Ok(Gap::Nothing);
         }
-        tried.push(used);
-        match place_used(index, s, used, everywhere, budget)? {
+    }
+    // One line left out, with the trailing empty lines and without them, before a run of
+    // lines: the reading closest to the hunk as written wins.
+    for &used in tried {
+        match place_used(index, s, used, 1, everywhere, budget)? {
             Gap::Nothing => continue,
+            Gap::Placed(p) if used > short => {
+                return without_tail_too(index, s, p, short, everywhere, budget)
+            }
             found => return Ok(found),
+        }
+    }
+    for &used in tried {
+        match place_used(index, s, used, MAX_EXTRA, everywhere, budget)? {
+            // Beside a relaxed reading any reading counts as a second one.
+            found @ (Gap::Placed(_) | Gap::Ambiguous(..) | Gap::Unclear { .. }) if everywhere => {
+                return Ok(found)
+            }
+            found @ (Gap::Placed(_) | Gap::Refused(_)) => return Ok(found),
+            _ => continue,
         }
     }
     Ok(Gap::Nothing)
 }
 
-/// [`place`] for the first `used` body lines.
+/// `p`, placed over a gap with the hunk's trailing empty context lines, unless the hunk
+/// without them fits another place too: a stray blank line is weak evidence, and must not pick
+/// one of two places (as for a hunk placed as written, [`search::check_blank_tail`]).
+fn without_tail_too(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: Placement,
+    short: usize,
+    everywhere: bool,
+    budget: &mut Budget,
+) -> Result<Gap, Error> {
+    let inside = p.start..p.start + p.old_len;
+    Ok(match place_used(index, s, short, 1, everywhere, budget)? {
+        Gap::Ambiguous(mut starts, w) => {
+            starts.push(p.start);
+            starts.sort_unstable();
+            starts.dedup();
+            Gap::Ambiguous(starts, w)
+        }
+        Gap::Placed(q) if q.start != p.start => Gap::Refused(q.start),
+        Gap::Refused(at) | Gap::Unclear { file_line: at, .. } if !inside.contains(&at) => {
+            Gap::Refused(at)
+        }
+        _ => Gap::Placed(p),
+    })
+}
+
+/// [`place`] for the first `used` body lines and windows with `extra` file lines more than
+/// the old side.
 fn place_used(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
     used: usize,
+    extra: usize,
     everywhere: bool,
     budget: &mut Budget,
 ) -> Result<Gap, Error> {
@@ -180,29 +245,10 @@ fn place_used(
     if m < 2 || m >= n || old.iter().filter(|l| telling(l.text)).count() < MIN_TELLING {
         return Ok(Gap::Nothing);
     }
-    // The lines as written fit somewhere (outside the anchor's block, over a placed hunk):
-    // they and the search disagree, and a gap must not overrule them.
-    let mut written = Pattern::new(old.iter().map(|l| l.text).collect());
-    if search::candidates(index, &mut written, s.opts, 0..n, budget)?.is_some() {
-        return Ok(Gap::Nothing);
-    }
-    match place_extra(index, s, &old, used, 1, everywhere, budget)? {
-        Gap::Nothing => {}
-        found => return Ok(found),
-    }
-    Ok(
-        match place_extra(index, s, &old, used, MAX_EXTRA, everywhere, budget)? {
-            // Beside a relaxed reading any reading counts as a second one.
-            found @ (Gap::Placed(_) | Gap::Ambiguous(..) | Gap::Unclear { .. }) if everywhere => {
-                found
-            }
-            found @ Gap::Placed(_) => found,
-            _ => Gap::Nothing,
-        },
-    )
+    place_extra(index, s, &old, used, extra, everywhere, budget)
 }
 
-/// [`place_used`] for windows with `extra` file lines more than the old side.
+/// [`place_used`] for the old side `old`.
 fn place_extra(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
@@ -219,7 +265,7 @@ fn place_extra(
     }
     let (first, second): (Range<usize>, Option<Range<usize>>) = match s.anchor {
         _ if everywhere => (0..n, None),
-        Some(a) => (a.block.start..(starts_until(index, a) + w).min(n), None),
+        Some(a) => (search::fuzzy_starts(index, a, w), None),
         // A window that shares lines with the previous hunk counts too (as in the normal
         // search, either could be meant): it makes a fit after that hunk ambiguous.
         None if s.region_start > 0 => {
@@ -251,7 +297,7 @@ fn place_extra(
             && fit.start < s.region_start
             && overlapping_hunk(s.placed, fit.start, w).is_some()
         {
-            return Ok(Gap::Nothing);
+            return Ok(Gap::Refused(fit.start));
         }
         let gap_body = match fit.clear {
             true => old[fit.gap].body,
@@ -493,7 +539,7 @@ fn checked_placement(
     };
     Ok(match checked_equivalent(index, s, p, budget)? {
         Some(p) => Gap::Placed(p),
-        None => Gap::Nothing,
+        None => Gap::Refused(fit.start),
     })
 }
 

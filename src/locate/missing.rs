@@ -4,8 +4,10 @@
 //! line of the hunk is skipped (never a `-` line, never the first or last old-side line) and
 //! every other old-side line matches at a level. That is a patch written before the file lost
 //! an unchanged line (the drift deleted it), or a model that invented one. The hunk lands only
-//! when exactly one window of the whole file fits, with one reading of which line is skipped,
-//! and that window is where the hunk is searched; the file's lines are kept.
+//! when exactly one window of the whole file fits, with one reading of which line is skipped
+//! (the first or last line counts among the candidates when it equals the skipped one), and
+//! that window is where the hunk is searched (under an anchor: [`search::fuzzy_starts`]); the
+//! file's lines are kept. It is not tried beside a relaxed or gap reading, taken or not.
 
 use std::ops::Range;
 
@@ -13,7 +15,7 @@ use super::gap::{
     checked_equivalent, old_lines, telling, Meter, OldLine, MIN_TELLING, WORK_PER_LINE,
 };
 use super::index::{Budget, LineIndex};
-use super::search::{self, starts_until};
+use super::search;
 use super::{overlapping_hunk, without_blank_tail, Bend, Level, Placement, Search};
 use crate::error::Error;
 
@@ -89,9 +91,24 @@ pub(crate) fn place(
     }
     let full = hunk.lines.len();
     let short = without_blank_tail(hunk);
+    // The lines as written (with or without the trailing empty lines) fit somewhere (outside
+    // the anchor's block, over a placed hunk, where a check refused them): they and the
+    // search disagree, and a skipped line must not overrule them.
+    for used in [full, short] {
+        if super::relaxed::written_fits(index, s, used, budget)? {
+            return Ok(Missing::Nothing);
+        }
+    }
     for used in [full, short] {
         match place_used(index, s, used, budget)? {
             Missing::Nothing if used != short => continue,
+            // A stray blank line is weak evidence: it must not pick one of two places.
+            Missing::Placed(p) if used != short => {
+                return Ok(match place_used(index, s, short, budget)?.start() {
+                    Some(at) if at != p.start => Missing::Refused(Some(at)),
+                    _ => Missing::Placed(p),
+                })
+            }
             found => return Ok(found),
         }
     }
@@ -111,12 +128,6 @@ fn place_used(
     if m < 3 || m > n + 1 || old.iter().filter(|l| telling(l.text)).count() < MIN_TELLING {
         return Ok(Missing::Nothing);
     }
-    // The lines as written fit somewhere (outside the anchor's block, over a placed hunk):
-    // they and the search disagree, and a skipped line must not overrule them.
-    let mut written = super::index::Pattern::new(old.iter().map(|l| l.text).collect());
-    if search::candidates(index, &mut written, s.opts, 0..n, budget)?.is_some() {
-        return Ok(Missing::Nothing);
-    }
     let mut meter = Meter {
         global: budget,
         local: Budget::new(WORK_PER_LINE.saturating_mul((n + m) as u64)),
@@ -132,7 +143,7 @@ fn place_used(
     };
     let w = m - 1;
     let searched = match s.anchor {
-        Some(a) => fit.start >= a.block.start && fit.start <= starts_until(index, a),
+        Some(a) => search::fuzzy_starts(index, a, w).contains(&fit.start),
         None => fit.start >= s.region_start || overlapping_hunk(s.placed, fit.start, w).is_none(),
     };
     let telling_kept = (0..m)
@@ -232,11 +243,14 @@ fn fit_at(index: &mut LineIndex<'_>, old: &[OldLine<'_>], start: usize, max: Lev
         .rev()
         .take_while(|&k| index.line_level(start + k - 1, old[k].text, max).is_some())
         .count();
-    // Skipping line j needs old lines 0..j from `start` and j+1..m one line earlier.
-    let lo = (m - 1 - suffix).max(1);
-    let hi = prefix.min(m - 2);
-    let skips: Vec<usize> = (lo..=hi).filter(|&j| !old[j].deleted).collect();
-    let (&first, &last) = (skips.first()?, skips.last()?);
+    // Skipping line j needs old lines 0..j from `start` and j+1..m one line earlier. The
+    // first and last lines are never the skipped one, but when skipping one of them fits too,
+    // the file's line could be either of two equal lines: they count among the readings.
+    let skips: Vec<usize> = ((m - 1 - suffix)..=prefix.min(m - 1))
+        .filter(|&j| !old[j].deleted)
+        .collect();
+    let first = skips.iter().copied().find(|&j| j > 0 && j < m - 1)?;
+    let (&lo, &hi) = (skips.first()?, skips.last()?);
     let mut level = Level::Exact;
     for (k, l) in old.iter().enumerate() {
         if k == first {
@@ -247,9 +261,9 @@ fn fit_at(index: &mut LineIndex<'_>, old: &[OldLine<'_>], start: usize, max: Lev
     }
     // Several lines could be the skipped one: one reading only when they are a run of equal
     // context lines with nothing added between them (every choice leaves the same text).
-    let run = (first..=last)
-        .all(|j| !old[j].deleted && old[j].text.trim_end() == old[first].text.trim_end())
-        && old[last].body - old[first].body == last - first;
+    let run = (lo..=hi)
+        .all(|j| !old[j].deleted && old[j].text.trim_end() == old[lo].text.trim_end())
+        && old[hi].body - old[lo].body == hi - lo;
     Some(Fit {
         start,
         skip: first,

@@ -680,6 +680,14 @@ fn ends_with_insertion(lines: &[crate::patch::Line]) -> bool {
             .is_none_or(|l| l.kind == LineKind::Context)
 }
 
+/// True when a placement ends on an empty file line. Placed without its trailing empty context
+/// lines, with added lines at the end of what is left, such a hunk has two readings at the end
+/// of the file: the added lines after that line, or before it (the dropped empty line being
+/// the file's): its empty line held them after all.
+fn ends_on_blank(index: &LineIndex<'_>, p: &Placement) -> bool {
+    p.old_len > 0 && index.lines().get(p.start + p.old_len - 1).trim().is_empty()
+}
+
 /// The number of body lines without the trailing empty context lines (at least one line).
 fn without_blank_tail(hunk: &Hunk) -> usize {
     let mut used = hunk.lines.len();
@@ -1090,7 +1098,15 @@ fn without_anchor(
         prev_hunk,
         opts,
     };
-    match place_checked(index, &s, budget) {
+    // As written first; else the readings of a hunk found nowhere (relaxed context, a line
+    // left out or one the file lost), each unique where the hunk is searched without the
+    // anchor: the anchor names no line of the file, or several, so it says nothing against
+    // them.
+    let placed = match place_checked(index, &s, budget) {
+        Ok(None) => found_nowhere(index, &s, budget).map(Some),
+        other => other,
+    };
+    match placed {
         Ok(Some(mut p)) if !p.end_of_file => {
             p.fuzz = p.fuzz.saturating_add(ANCHOR_IGNORED_FUZZ);
             p.anchor_ignored = true;
@@ -1132,6 +1148,12 @@ fn place_end_of_file(
         };
         let mut pattern = Pattern::new(old.clone());
         if let Some(p) = place_at_end(index, &mut pattern, s, &base, budget)? {
+            if used < hunk.lines.len()
+                && ends_with_insertion(&hunk.lines[..used])
+                && ends_on_blank(index, &p)
+            {
+                continue;
+            }
             return Ok(Some(finish(index, &old, p, s.opts)));
         }
     }
@@ -1152,7 +1174,8 @@ fn place_checked(
     // leaves added lines at the end of the hunk: the empty line was all that held them.
     for used in (short..=full).rev() {
         if let Some(p) = place(index, s, used, budget)? {
-            let held = hunk.end_of_file || p.range().end == index.len();
+            let held =
+                (hunk.end_of_file || p.range().end == index.len()) && !ends_on_blank(index, &p);
             if used < full && !held && ends_with_insertion(&hunk.lines[..used]) {
                 break;
             }

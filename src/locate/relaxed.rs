@@ -3,12 +3,15 @@
 //! to [`OUTER`] at each end), then at most a third of all its context lines — while every `-`
 //! line still matches at a level and the match is unique where the hunk is searched. The
 //! file's lines are kept: a relaxed context line is copied from the file, never rewritten from
-//! the patch.
+//! the patch. Nothing is relaxed when the old side fits somewhere as written, with or without
+//! its trailing empty lines; a reading with them lands only when the hunk without them fits no
+//! other place; under an anchor, a window starts in its block or covers its line
+//! ([`search::fuzzy_starts`]).
 
 use std::ops::Range;
 
 use super::index::{Budget, LineIndex, Pattern};
-use super::search::{self, starts_until};
+use super::search;
 use super::{finish, overlapping_hunk, without_blank_tail, Level, Placement, Search};
 use crate::error::{Error, Status};
 use crate::patch::LineKind;
@@ -89,18 +92,55 @@ pub(crate) fn place(
     }
     let full = hunk.lines.len();
     let short = without_blank_tail(hunk);
-    let mut tried = Vec::with_capacity(2);
-    for used in [full, short] {
-        if tried.contains(&used) {
-            continue;
+    let tried: &[usize] = if short < full {
+        &[full, short]
+    } else {
+        &[full]
+    };
+    // The lines as written (with or without the trailing empty lines) fit somewhere outside
+    // where the hunk was searched (outside its anchor's block, over a placed hunk), or where a
+    // check refused them: they and the search disagree, and relaxing them to fit the search
+    // would overrule the lines.
+    for &used in tried {
+        if written_fits(index, s, used, budget)? {
+            return Ok(Relaxed::Nothing);
         }
-        tried.push(used);
+    }
+    for &used in tried {
         match place_used(index, s, used, budget)? {
             Relaxed::Nothing => continue,
+            Relaxed::Placed(p) if used > short => {
+                return without_tail_too(index, s, p, short, budget)
+            }
             found => return Ok(found),
         }
     }
     Ok(Relaxed::Nothing)
+}
+
+/// `p`, placed with the trailing empty context lines, unless the hunk without them fits
+/// another place too: a stray blank line is weak evidence, and must not pick one of two
+/// places (as for a hunk placed as written, [`search::check_blank_tail`]).
+fn without_tail_too(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    p: Placement,
+    short: usize,
+    budget: &mut Budget,
+) -> Result<Relaxed, Error> {
+    let m = p.old_len;
+    Ok(match place_used(index, s, short, budget)? {
+        Relaxed::Ambiguous(mut starts, _) => {
+            starts.push(p.start);
+            starts.sort_unstable();
+            starts.dedup();
+            Relaxed::Ambiguous(starts, m)
+        }
+        Relaxed::Placed(q) if q.start != p.start => {
+            Relaxed::Ambiguous(vec![p.start.min(q.start), p.start.max(q.start)], m)
+        }
+        _ => Relaxed::Placed(p),
+    })
 }
 
 /// [`place`] for the first `used` body lines.
@@ -125,16 +165,10 @@ fn place_used(
     if m == 0 || m > n || limit == 0 {
         return Ok(Relaxed::Nothing);
     }
-    // The lines as written fit somewhere outside where the hunk was searched (outside its
-    // anchor's block, or over a placed hunk): they and the search disagree, and relaxing
-    // them to fit the search would overrule the lines.
-    let mut written = Pattern::new(old.iter().map(|l| l.text).collect());
-    if search::candidates(index, &mut written, s.opts, 0..n, budget)?.is_some() {
-        return Ok(Relaxed::Nothing);
-    }
-    // With an anchor: its block only. Without: the region, then (out of order) the file.
+    // With an anchor: windows that start in its block (or cover its line). Without: the
+    // region, then (out of order) the file.
     let (first, second): (Range<usize>, Option<Range<usize>>) = match s.anchor {
-        Some(a) => (a.block.start..(starts_until(index, a) + m).min(n), None),
+        Some(a) => (search::fuzzy_starts(index, a, m), None),
         None if s.region_start > 0 => (s.region_start..n, Some(0..n)),
         None => (0..n, None),
     };
@@ -218,6 +252,23 @@ fn checked_placement(
         Err(e) if e.status() == Status::SearchBudget => Err(e),
         Err(_) => Ok(Relaxed::Nothing),
     }
+}
+
+/// True when the old side of the first `used` body lines fits somewhere in the file as
+/// written, at any level allowed.
+pub(super) fn written_fits(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    used: usize,
+    budget: &mut Budget,
+) -> Result<bool, Error> {
+    let old = super::old_side(s.cx.hunk, used);
+    if old.is_empty() || old.len() > index.len() {
+        return Ok(false);
+    }
+    let n = index.len();
+    let mut written = Pattern::new(old);
+    Ok(search::candidates(index, &mut written, s.opts, 0..n, budget)?.is_some())
 }
 
 /// The most context lines any accepted relaxation of `old` sets aside: the outer ones, or a

@@ -108,6 +108,17 @@ pub(crate) fn starts_until(index: &LineIndex<'_>, a: &AnchorMatch) -> usize {
         .unwrap_or(n - 1)
 }
 
+/// The file lines where a fuzzy reading of a hunk under anchor `a` (context relaxed, a line
+/// left out, one the file lost) may lie, for windows of `w` lines: from [`starts_from`], and
+/// starting at the block's last line at the latest. The change of such a reading is inside
+/// the block; a window past its end (which the hunk as written may start at, see
+/// [`starts_until`]) is the next block's, and fuzz must not carry the hunk there.
+pub(crate) fn fuzzy_starts(index: &LineIndex<'_>, a: &AnchorMatch, w: usize) -> Range<usize> {
+    let n = index.len();
+    let end = a.block.end.max(a.block.start + 1).min(n);
+    starts_from(a, w)..(end + w).saturating_sub(1).min(n)
+}
+
 /// The placed hunks by first line, so that an out-of-order hit is checked against the few
 /// placements near it instead of every one (hunks in reverse file order made that quadratic).
 #[derive(Clone, Default)]
@@ -332,17 +343,30 @@ pub(crate) fn check_blank_tail(
 ) -> Result<(), Error> {
     let m = old_side(s.cx.hunk, short).len();
     let n = index.len();
+    // Without an anchor, in the region, and at places that share the previous hunk's
+    // unchanged lines (as in [`straddles`]): the hunks may share context.
+    let prev = s
+        .placed
+        .last()
+        .filter(|q| q.old_len > 0 && !q.already_applied);
     let range = match s.anchor {
         Some(a) => starts_from(a, m)..(starts_until(index, a) + m).min(n),
-        None if p.start >= s.region_start => s.region_start..n,
+        None if p.start >= s.region_start => {
+            let lo = prev.map_or(s.region_start, |q| (q.start + 1).saturating_sub(m));
+            lo.min(s.region_start)..n
+        }
         None => 0..n,
     };
     let mut found = other_fits(index, s, p, short, range, budget)?;
+    if let (Some(q), Some(h)) = (prev, s.prev_hunk) {
+        let removed = diagnose::removed_lines(h, q);
+        found.retain(|&f| !removed.iter().any(|&r| r >= f && r < f + m));
+    }
     if found.is_empty() {
         return Ok(());
     }
     if let Some(q) = next_hunk_at(index, s, budget)?.filter(|&q| p.start + p.old_len <= q) {
-        found.retain(|&f| f + m <= q);
+        found.retain(|&f| f < q);
         if found.is_empty() {
             return Ok(());
         }

@@ -1,0 +1,33 @@
+class B:
+    new_0 = 234111
+        return x
+    def run(self):
+        return 1
+        return x 
+        x = 1
+        return x
+
+class Cart:
+    def run_all(self):
+        total = 0
+        print(x)
+    def get(self):
+        return x
+    def run(self):
+        return x
+        new_1 = 234111
+        y = compute(x)
+
+class A:
+    def run(self):
+        return x
+        y = compute(x) 
+        y = compute(x) 
+    def save(self):
+        return 1
+        y = compute(x)
+        new_2 = 234111
+        y = compute(x)
+    def load(self):
+        total += x
+
