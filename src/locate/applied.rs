@@ -1,6 +1,8 @@
 //! Already-applied hunks: the old side is nowhere, but the new side is found uniquely where
 //! the old side would have been searched, and nothing closer to the old side exists elsewhere
 //! (SPEC §3.2). Such a hunk leaves the text unchanged, so that a retried patch is idempotent.
+//! A line the hunk removes that is still in the file next to the new side's place means the
+//! change is not there (the old side fits with a line the model left out).
 
 use std::ops::Range;
 
@@ -55,7 +57,9 @@ pub(crate) fn already_applied(
             return Ok(None);
         }
         let at = found[0];
-        if closer_elsewhere(index, s, used, at, new.len(), range) {
+        if closer_elsewhere(index, s, used, at, new.len(), range)
+            || removed_lines_near(index, s, used, at, new.len())
+        {
             return Ok(None);
         }
         let p = Placement {
@@ -113,6 +117,34 @@ fn closer_elsewhere(
         .sum::<f64>()
         / old.len().max(1) as f64;
     there > here + 1e-9
+}
+
+/// True when a line the hunk removes (one its new side does not keep) is still in the file
+/// next to the new side's place at `at`, within the old side's length (and the two lines a
+/// gap reading may leave out) on either side: the old side is then there with lines the patch
+/// left out or miscopied, so the change is not applied (a pure deletion's new side is only its
+/// context, which stays in the file whether or not the line went).
+fn removed_lines_near(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    used: usize,
+    at: usize,
+    new_len: usize,
+) -> bool {
+    let hunk = s.cx.hunk;
+    let body = &hunk.lines[..used];
+    let kept = |t: &str| {
+        body.iter()
+            .any(|l| l.kind != LineKind::Delete && l.text.trim() == t.trim())
+    };
+    let m = old_side(hunk, used).len() + 2;
+    let near = at.saturating_sub(m)..(at + new_len + m).min(index.len());
+    body.iter()
+        .filter(|l| l.kind == LineKind::Delete && !l.text.trim().is_empty() && !kept(&l.text))
+        .any(|l| {
+            near.clone()
+                .any(|i| index.line_eq(i, s.opts.max_level, &l.text))
+        })
 }
 
 /// Line similarity that also sees single characters: bigrams alone cannot tell

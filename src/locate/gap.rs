@@ -10,7 +10,11 @@
 //! after the file's line, and the hunk is refused with a message that names the line, unless
 //! the file's line is blank and the added lines end (or start) with a blank line of their own:
 //! the file's blank line is then the separator at their other end. When the
-//! added lines follow a removed line, they take its place and the file's line follows them.
+//! added lines follow removed lines, they take their place and the file's line follows them,
+//! if they are no more than the lines they replace or the file's line is only brackets (`}`)
+//! or blank;
+//! more added lines beside a line of code may have been written on both sides of it, and the
+//! hunk is refused.
 //! When the extra line sits between two removed lines, it may have been a removed line the
 //! model left out, and the hunk is refused too.
 //!
@@ -436,7 +440,13 @@ fn fit_at(
     } else {
         (lo, reading_level(index, old, (start, extra), lo, max)?)
     };
-    let clear = (lo..=hi).all(|g| one_reading(old, g)) && (lo == hi || same);
+    let lines = index.lines();
+    let clear = (lo..=hi).all(|g| {
+        let left_out: Vec<&str> = (start + g..start + g + extra)
+            .map(|i| lines.get(i))
+            .collect();
+        one_reading(old, g, &left_out)
+    }) && (lo == hi || same);
     Some(Fit {
         start,
         extra,
@@ -495,15 +505,39 @@ fn blank_separator(
     }
 }
 
-/// True when a file line between old lines `g - 1` and `g` has one reading: not between two
-/// `-` lines (it may have been one the model left out), and not beside added lines that
-/// remove nothing before them (they could go before or after it).
-fn one_reading(old: &[OldLine<'_>], g: usize) -> bool {
+/// True when the file lines `left_out`, between old lines `g - 1` and `g`, have one reading:
+/// not between two `-` lines (one may have been a line the model left out of the removal), and
+/// not beside added lines that remove nothing before them (they could go before or after the
+/// file's lines). Added lines after removed ones take their place, and the file's lines follow
+/// them, only when that is the one reading: the added lines are no more than the lines they
+/// replace (a line rewritten in place), or the file's lines are only brackets or blank (`}`,
+/// `)`, `{`, an empty line: the block's frame, which the added lines stay inside, or the
+/// separator after them). More added lines than removed beside
+/// a line of code may have been written around it (`-a`, `+A`, ` f`, `+B`: with ` f` left
+/// out, `B` reads as part of the replacement), so such a hunk is refused.
+fn one_reading(old: &[OldLine<'_>], g: usize, left_out: &[&str]) -> bool {
     let (before, after) = (&old[g - 1], &old[g]);
-    let adds_between = after.body > before.body + 1;
-    let inside_removal = before.deleted && after.deleted;
-    let beside_insertion = adds_between && !before.deleted;
-    !inside_removal && !beside_insertion
+    let adds = after.body - before.body - 1;
+    if before.deleted && after.deleted {
+        return false;
+    }
+    if adds == 0 {
+        return true;
+    }
+    if !before.deleted {
+        return false;
+    }
+    // The removed lines right before the added ones (consecutive in the body).
+    let removed = old[..g]
+        .iter()
+        .rev()
+        .zip((0..=before.body).rev())
+        .take_while(|(l, body)| l.deleted && l.body == *body)
+        .count();
+    let frame = left_out
+        .iter()
+        .all(|l| !l.chars().any(char::is_alphanumeric));
+    adds <= removed || frame
 }
 
 /// The placement of `fit`, if the checks of an ordinary placement hold for the equivalent
@@ -674,20 +708,38 @@ mod tests {
     #[test]
     fn a_gap_beside_a_pure_insertion_has_two_readings() {
         // ` a`, `+X`, ` c`: the file's line between a and c could go before or after X.
+        let f: &[&str] = &["f(x);"];
         let o = old(&[("a", false, 0), ("c", false, 2)]);
-        assert!(!one_reading(&o, 1));
+        assert!(!one_reading(&o, 1, f));
         // ` a`, ` c`: one reading.
         let o = old(&[("a", false, 0), ("c", false, 1)]);
-        assert!(one_reading(&o, 1));
+        assert!(one_reading(&o, 1, f));
         // `-b`, `+B`, ` c`: B takes b's place, the file's line follows it.
         let o = old(&[("b", true, 0), ("c", false, 2)]);
-        assert!(one_reading(&o, 1));
+        assert!(one_reading(&o, 1, f));
         // `-b1`, `-b2`: the left-out line may have been removed too.
         let o = old(&[("b1", true, 0), ("b2", true, 1)]);
-        assert!(!one_reading(&o, 1));
+        assert!(!one_reading(&o, 1, f));
         // ` a`, `+X`, `-b`: X could go before or after the file's line.
         let o = old(&[("a", false, 0), ("b", true, 2)]);
-        assert!(!one_reading(&o, 1));
+        assert!(!one_reading(&o, 1, f));
+    }
+
+    #[test]
+    fn more_added_lines_than_removed_beside_a_line_of_code_have_two_readings() {
+        // `-b`, `+B1`, `+B2`, ` c`: B2 may have been written after the file's line.
+        let o = old(&[("b", true, 0), ("c", false, 3)]);
+        assert!(!one_reading(&o, 1, &["error = e"]));
+        // ... unless the file's line is the block's frame: the added lines stay inside it.
+        assert!(one_reading(&o, 1, &["}"]));
+        assert!(one_reading(&o, 1, &["  );"]));
+        assert!(one_reading(&o, 1, &[""]));
+        // `-b1`, `-b2`, `+B1`, `+B2`, ` c`: as many added lines as removed, rewritten in place.
+        let o = old(&[("b1", true, 0), ("b2", true, 1), ("c", false, 4)]);
+        assert!(one_reading(&o, 2, &["error = e"]));
+        // ` a`, `-b`, `+B1`, `+B2`, ` c`: one removed line before the added ones.
+        let o = old(&[("a", false, 0), ("b", true, 1), ("c", false, 4)]);
+        assert!(!one_reading(&o, 2, &["error = e"]));
     }
 
     #[test]

@@ -1,0 +1,10 @@
+class Options
+{
+    public Options()
+    {
+        NameStyle = NameStyle.AsIs;
+        Culture = CultureInfo.InvariantCulture;
+    }
+
+    public string Name { get; set; }
+}

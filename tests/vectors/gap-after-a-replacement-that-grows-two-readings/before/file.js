@@ -1,0 +1,12 @@
+function flush(pending) {
+  let error
+  for (const fn of pending) {
+    try {
+      fn()
+    } catch (e) {
+      if (!error) {
+        error = e
+      }
+    }
+  }
+}
