@@ -123,28 +123,31 @@ fn closer_elsewhere(
 /// next to the new side's place at `at`, within the old side's length (and the two lines a
 /// gap reading may leave out) on either side: the old side is then there with lines the patch
 /// left out or miscopied, so the change is not applied (a pure deletion's new side is only its
-/// context, which stays in the file whether or not the line went).
+/// context, which stays in the file whether or not the line went). Lines are compared with
+/// their surrounding whitespace trimmed, through sets: linear in the hunk and the window.
 fn removed_lines_near(
-    index: &mut LineIndex<'_>,
+    index: &LineIndex<'_>,
     s: &Search<'_, '_>,
     used: usize,
     at: usize,
     new_len: usize,
 ) -> bool {
-    let hunk = s.cx.hunk;
-    let body = &hunk.lines[..used];
-    let kept = |t: &str| {
-        body.iter()
-            .any(|l| l.kind != LineKind::Delete && l.text.trim() == t.trim())
-    };
-    let m = old_side(hunk, used).len() + 2;
-    let near = at.saturating_sub(m)..(at + new_len + m).min(index.len());
+    use rustc_hash::FxHashSet;
+    let body = &s.cx.hunk.lines[..used];
+    let kept: FxHashSet<&str> = body
+        .iter()
+        .filter(|l| l.kind != LineKind::Delete)
+        .map(|l| l.text.trim())
+        .collect();
+    let m = body.iter().filter(|l| l.kind != LineKind::Add).count() + 2;
+    let lines = index.lines();
+    let near: FxHashSet<&str> = (at.saturating_sub(m)..(at + new_len + m).min(index.len()))
+        .map(|i| lines.get(i).trim())
+        .collect();
     body.iter()
-        .filter(|l| l.kind == LineKind::Delete && !l.text.trim().is_empty() && !kept(&l.text))
-        .any(|l| {
-            near.clone()
-                .any(|i| index.line_eq(i, s.opts.max_level, &l.text))
-        })
+        .filter(|l| l.kind == LineKind::Delete)
+        .map(|l| l.text.trim())
+        .any(|t| !t.is_empty() && !kept.contains(t) && near.contains(t))
 }
 
 /// Line similarity that also sees single characters: bigrams alone cannot tell
@@ -177,8 +180,12 @@ fn char_dice(a: &str, b: &str) -> f64 {
     2.0 * common as f64 / (x.len() + y.len()) as f64
 }
 
+/// How many added lines on each side of a removed line's place in its run [`similarity_at`]
+/// compares it with.
+const NEAR_ADDED: usize = 8;
+
 /// How much the old side looks like the file at the new side's place: context lines against
-/// their file lines, each `-` line against the most similar line its change added.
+/// their file lines, each `-` line against the most similar line its change added near it.
 fn similarity_at(index: &LineIndex<'_>, s: &Search<'_, '_>, used: usize, at: usize) -> f64 {
     let lines = index.lines();
     let body = &s.cx.hunk.lines[..used];
@@ -206,13 +213,20 @@ fn similarity_at(index: &LineIndex<'_>, s: &Search<'_, '_>, used: usize, at: usi
             .filter(|l| l.kind == LineKind::Add)
             .count();
         let added: Vec<usize> = (f..f + n_add).filter(|&j| j < lines.len()).collect();
-        for l in body[k..run_end]
+        let removed: Vec<&str> = body[k..run_end]
             .iter()
             .filter(|l| l.kind == LineKind::Delete)
-        {
-            let best = added
+            .map(|l| l.text.as_str())
+            .collect();
+        for (i, text) in removed.iter().enumerate() {
+            // Each removed line against the added lines near its place in the run (the same
+            // share of the way through it): linear in the run, not removed × added.
+            let centre = i * added.len() / removed.len().max(1);
+            let near =
+                centre.saturating_sub(NEAR_ADDED)..(centre + NEAR_ADDED + 1).min(added.len());
+            let best = added[near]
                 .iter()
-                .map(|&j| fine_similarity(lines.get(j), &l.text))
+                .map(|&j| fine_similarity(lines.get(j), text))
                 .fold(0.0, f64::max);
             total += best;
             count += 1;
