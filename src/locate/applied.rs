@@ -35,6 +35,7 @@ pub(crate) fn already_applied(
     if candidates(index, &mut old_pattern, s.opts, 0..n, budget)?.is_some() {
         return Ok(None);
     }
+    drop(old_pattern);
     let mut ranges: Vec<Range<usize>> = Vec::with_capacity(2);
     match s.anchor {
         Some(a) => {
