@@ -174,13 +174,8 @@ pub(crate) fn place(
     } else {
         &[full]
     };
-    // The lines as written (with or without the trailing empty lines) fit somewhere (outside
-    // the anchor's block, over a placed hunk, where a check refused them): they and the
-    // search disagree, and a gap must not overrule them.
-    for &used in tried {
-        if super::relaxed::written_fits(index, s, used, budget)? {
-            return Ok(Gap::Nothing);
-        }
+    if super::relaxed::fits_as_written(index, s, budget)? {
+        return Ok(Gap::Nothing);
     }
     // One line left out, with the trailing empty lines and without them, before a run of
     // lines: the reading closest to the hunk as written wins.

@@ -91,13 +91,8 @@ pub(crate) fn place(
     }
     let full = hunk.lines.len();
     let short = without_blank_tail(hunk);
-    // The lines as written (with or without the trailing empty lines) fit somewhere (outside
-    // the anchor's block, over a placed hunk, where a check refused them): they and the
-    // search disagree, and a skipped line must not overrule them.
-    for used in [full, short] {
-        if super::relaxed::written_fits(index, s, used, budget)? {
-            return Ok(Missing::Nothing);
-        }
+    if super::relaxed::fits_as_written(index, s, budget)? {
+        return Ok(Missing::Nothing);
     }
     for used in [full, short] {
         match place_used(index, s, used, budget)? {

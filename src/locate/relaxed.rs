@@ -97,14 +97,8 @@ pub(crate) fn place(
     } else {
         &[full]
     };
-    // The lines as written (with or without the trailing empty lines) fit somewhere outside
-    // where the hunk was searched (outside its anchor's block, over a placed hunk), or where a
-    // check refused them: they and the search disagree, and relaxing them to fit the search
-    // would overrule the lines.
-    for &used in tried {
-        if written_fits(index, s, used, budget)? {
-            return Ok(Relaxed::Nothing);
-        }
+    if fits_as_written(index, s, budget)? {
+        return Ok(Relaxed::Nothing);
     }
     for &used in tried {
         match place_used(index, s, used, budget)? {
@@ -254,21 +248,35 @@ fn checked_placement(
     }
 }
 
-/// True when the old side of the first `used` body lines fits somewhere in the file as
-/// written, at any level allowed.
-pub(super) fn written_fits(
+/// True when the hunk's old side fits somewhere in the file as written (at any level allowed),
+/// with its trailing empty lines or without them: outside where the hunk was searched (outside
+/// its anchor's block, over a placed hunk), or where a check refused it. The lines and the
+/// search then disagree, and no reading of a hunk found nowhere (relaxed context, lines left
+/// out, a line the file lost) may overrule the lines.
+pub(super) fn fits_as_written(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
-    used: usize,
     budget: &mut Budget,
 ) -> Result<bool, Error> {
-    let old = super::old_side(s.cx.hunk, used);
-    if old.is_empty() || old.len() > index.len() {
-        return Ok(false);
-    }
+    let hunk = s.cx.hunk;
+    let (full, short) = (hunk.lines.len(), without_blank_tail(hunk));
     let n = index.len();
-    let mut written = Pattern::new(old);
-    Ok(search::candidates(index, &mut written, s.opts, 0..n, budget)?.is_some())
+    let tried: &[usize] = if short < full {
+        &[full, short]
+    } else {
+        &[full]
+    };
+    for &used in tried {
+        let old = super::old_side(hunk, used);
+        if old.is_empty() || old.len() > n {
+            continue;
+        }
+        let mut written = Pattern::new(old);
+        if search::candidates(index, &mut written, s.opts, 0..n, budget)?.is_some() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The most context lines any accepted relaxation of `old` sets aside: the outer ones, or a
