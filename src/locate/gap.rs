@@ -29,8 +29,9 @@ use std::ops::Range;
 
 use super::index::{Budget, LineIndex};
 use super::search;
-use super::{finish, gapped_body, overlapping_hunk, without_blank_tail, HunkRef, Level};
+use super::{body_lengths, finish, gapped_body, overlapping_hunk, with_start, without_blank_tail};
 use super::{Bend, Placement, Search};
+use super::{HunkRef, Level};
 use crate::error::{Error, Status};
 use crate::patch::{Hunk, LineKind};
 
@@ -167,19 +168,14 @@ pub(crate) fn place(
     if s.opts.max_level < Level::Fold || hunk.end_of_file {
         return Ok(Gap::Nothing);
     }
-    let full = hunk.lines.len();
     let short = without_blank_tail(hunk);
-    let tried: &[usize] = if short < full {
-        &[full, short]
-    } else {
-        &[full]
-    };
+    let tried = body_lengths(hunk);
     if super::relaxed::fits_as_written(index, s, budget)? {
         return Ok(Gap::Nothing);
     }
     // One line left out, with the trailing empty lines and without them, before a run of
     // lines: the reading closest to the hunk as written wins.
-    for &used in tried {
+    for &used in &tried {
         match place_used(index, s, used, 1, everywhere, budget)? {
             Gap::Nothing => continue,
             Gap::Placed(p) if used > short => {
@@ -188,7 +184,7 @@ pub(crate) fn place(
             found => return Ok(found),
         }
     }
-    for &used in tried {
+    for &used in &tried {
         match place_used(index, s, used, MAX_EXTRA, everywhere, budget)? {
             // Beside a relaxed reading any reading counts as a second one.
             found @ (Gap::Placed(_) | Gap::Ambiguous(..) | Gap::Unclear { .. }) if everywhere => {
@@ -214,12 +210,7 @@ fn without_tail_too(
 ) -> Result<Gap, Error> {
     let inside = p.start..p.start + p.old_len;
     Ok(match place_used(index, s, short, 1, everywhere, budget)? {
-        Gap::Ambiguous(mut starts, w) => {
-            starts.push(p.start);
-            starts.sort_unstable();
-            starts.dedup();
-            Gap::Ambiguous(starts, w)
-        }
+        Gap::Ambiguous(starts, w) => Gap::Ambiguous(with_start(starts, p.start), w),
         Gap::Placed(q) if q.start != p.start => Gap::Refused(q.start),
         Gap::Refused(at) | Gap::Unclear { file_line: at, .. } if !inside.contains(&at) => {
             Gap::Refused(at)

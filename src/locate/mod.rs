@@ -688,6 +688,25 @@ fn ends_on_blank(index: &LineIndex<'_>, p: &Placement) -> bool {
     p.old_len > 0 && index.lines().get(p.start + p.old_len - 1).trim().is_empty()
 }
 
+/// The body lengths a hunk found nowhere is read with, closest to the hunk as written first: all
+/// its lines, then, when it ends with empty context lines, without them.
+fn body_lengths(hunk: &Hunk) -> Vec<usize> {
+    let (full, short) = (hunk.lines.len(), without_blank_tail(hunk));
+    if short < full {
+        vec![full, short]
+    } else {
+        vec![full]
+    }
+}
+
+/// `starts` (0-based places, in file order) with `at` among them.
+fn with_start(mut starts: Vec<usize>, at: usize) -> Vec<usize> {
+    starts.push(at);
+    starts.sort_unstable();
+    starts.dedup();
+    starts
+}
+
 /// The number of body lines without the trailing empty context lines (at least one line).
 fn without_blank_tail(hunk: &Hunk) -> usize {
     let mut used = hunk.lines.len();

@@ -12,7 +12,8 @@ use std::ops::Range;
 
 use super::index::{Budget, LineIndex, Pattern};
 use super::search;
-use super::{finish, overlapping_hunk, without_blank_tail, Level, Placement, Search};
+use super::{body_lengths, finish, overlapping_hunk, with_start, without_blank_tail};
+use super::{Level, Placement, Search};
 use crate::error::{Error, Status};
 use crate::patch::LineKind;
 
@@ -90,17 +91,11 @@ pub(crate) fn place(
     if s.opts.max_level < Level::Fold || hunk.end_of_file {
         return Ok(Relaxed::Nothing);
     }
-    let full = hunk.lines.len();
     let short = without_blank_tail(hunk);
-    let tried: &[usize] = if short < full {
-        &[full, short]
-    } else {
-        &[full]
-    };
     if fits_as_written(index, s, budget)? {
         return Ok(Relaxed::Nothing);
     }
-    for &used in tried {
+    for used in body_lengths(hunk) {
         match place_used(index, s, used, budget)? {
             Relaxed::Nothing => continue,
             Relaxed::Placed(p) if used > short => {
@@ -124,12 +119,7 @@ fn without_tail_too(
 ) -> Result<Relaxed, Error> {
     let m = p.old_len;
     Ok(match place_used(index, s, short, budget)? {
-        Relaxed::Ambiguous(mut starts, _) => {
-            starts.push(p.start);
-            starts.sort_unstable();
-            starts.dedup();
-            Relaxed::Ambiguous(starts, m)
-        }
+        Relaxed::Ambiguous(starts, _) => Relaxed::Ambiguous(with_start(starts, p.start), m),
         Relaxed::Placed(q) if q.start != p.start => {
             Relaxed::Ambiguous(vec![p.start.min(q.start), p.start.max(q.start)], m)
         }
@@ -259,14 +249,8 @@ pub(super) fn fits_as_written(
     budget: &mut Budget,
 ) -> Result<bool, Error> {
     let hunk = s.cx.hunk;
-    let (full, short) = (hunk.lines.len(), without_blank_tail(hunk));
     let n = index.len();
-    let tried: &[usize] = if short < full {
-        &[full, short]
-    } else {
-        &[full]
-    };
-    for &used in tried {
+    for used in body_lengths(hunk) {
         let old = super::old_side(hunk, used);
         if old.is_empty() || old.len() > n {
             continue;
