@@ -101,7 +101,7 @@ pub(crate) fn update_with(
     let olds: Vec<Vec<&str>> = hunks.iter().map(|h| old_side(h, h.lines.len())).collect();
     if olds
         .iter()
-        .any(|old| old.is_empty() || old.iter().any(|l| l.contains(['\n', '\r'])))
+        .any(|old| old.is_empty() || old.iter().any(|l| fast::holds_break(l)))
         || !lf.check(bytes)
     {
         return None;

@@ -7,6 +7,13 @@
 // apply alone, "full" adds the structured diff of every line, "runs" the compact full diff
 // (each run of equal lines one entry).
 //
+// Two rows per workload split the Node call into its parts: "engine alone" is the module's
+// raw apply export on inputs already in its memory (no strings, no result read), "string
+// floor" what any binding that takes and returns JS strings pays with no engine at all
+// (the source and patch encoded to UTF-8, the result text decoded as the package decodes it;
+// for "full", also one DiffLine-shaped object per line of the diff). Their ratios to the
+// native call show how much of the target the boundary alone uses.
+//
 // V4A_SEED=/path/to/index.js (an ES module whose default export is the seed engine's V4A
 // class, e.g. its sources compiled with tsc) adds the seed engine, run in the same process.
 
@@ -16,6 +23,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Buffer } from "node:buffer";
 
 import { apply, initSync, memorySize } from "../dist/esm/index.js";
 import V4A from "../dist/esm/compat.js";
@@ -83,6 +91,63 @@ for (const id of ["W1", "W2", "W6"]) {
   }
 }
 
+/** The raw apply export of a second instance of the package's module, on `source` and `diff`. */
+function engineAlone(source, diff) {
+  const e = new WebAssembly.Instance(
+    new WebAssembly.Module(readFileSync(join(here, "..", "dist", "v4a.wasm"))),
+    {},
+  ).exports;
+  const put = (bytes) => {
+    const ptr = e.v4a_wasm_alloc(bytes.length);
+    new Uint8Array(e.memory.buffer).set(bytes, ptr);
+    return [ptr, bytes.length];
+  };
+  const enc = new TextEncoder();
+  const [sp, sl] = put(enc.encode(source));
+  const [dp, dl] = put(enc.encode(diff));
+  const [mp, ml] = put(enc.encode("update"));
+  const out = e.v4a_wasm_alloc(8);
+  return () => {
+    const status = e.v4a_apply_mode_name(sp, sl, dp, dl, mp, ml, 0, out);
+    if (status !== 0) throw new Error(`engine alone: status ${status}`);
+    e.v4a_result_free(new DataView(e.memory.buffer).getUint32(out, true));
+  };
+}
+
+/**
+ * The strings' round trip without the engine: `source` and `diff` encoded into a buffer (as
+ * the package copies them into the module), the result's text decoded from its bytes (latin1
+ * when all ASCII, as the package does in Node, else TextDecoder) and, with `lines`, one object
+ * of DiffLine's shape per line, its text a slice of the result.
+ */
+function stringFloor(source, diff, text, lines) {
+  const enc = new TextEncoder();
+  const dec = new TextDecoder("utf-8", { ignoreBOM: true });
+  const into = new Uint8Array(3 * (source.length + diff.length));
+  const bytes = Buffer.from(enc.encode(text));
+  const ascii = bytes.every((b) => b < 0x80);
+  const starts = [];
+  for (let at = 0, i = 0; i < lines; i++) {
+    starts.push(at);
+    const nl = text.indexOf("\n", at);
+    at = nl < 0 ? text.length : nl + 1;
+  }
+  return () => {
+    enc.encodeInto(source, into);
+    enc.encodeInto(diff, into.subarray(source.length));
+    const t = ascii ? bytes.toString("latin1", 0, bytes.length) : dec.decode(bytes);
+    if (lines > 0) {
+      const out = new Array(lines);
+      for (let i = 0; i < lines; i++) {
+        const at = starts[i];
+        out[i] = { kind: "equal", hunk: null, oldLine: i + 1, newLine: i + 1, text: t.slice(at, at + 8), segments: [] };
+      }
+      return out;
+    }
+    return t;
+  };
+}
+
 const fmt = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
 const rows = [];
 const row = (id, call, { js, native }) => {
@@ -97,6 +162,10 @@ for (const id of ["W1", "W2", "W6"]) {
   for (const style of ["none", "full", "runs"]) {
     row(id, `apply, diff ${style}`, await compare(id, style, () => apply(source, diff, { diff: style })));
   }
+  row(id, "engine alone (raw export, diff none)", await compare(id, "none", engineAlone(source, diff)));
+  const applied = apply(source, diff, { diff: "full" });
+  row(id, "string floor (diff none)", await compare(id, "none", stringFloor(source, diff, applied.text, 0)));
+  row(id, "string floor (diff full)", await compare(id, "full", stringFloor(source, diff, applied.text, applied.diff.length)));
   row(id, "compat V4A.apply (full diff)", await compare(id, "full", () => V4A.apply(source, diff)));
   if (seed !== null) {
     try {

@@ -116,6 +116,35 @@ test("bytes in, and invalid UTF-8 refused with the byte offset", () => {
   assert.throws(() => apply(42, "@@\n"), TypeError);
 });
 
+test("one bad byte anywhere in a long input is found (the module checks 64 bytes at a time)", () => {
+  // The engine's UTF-8 check reads ASCII 64 bytes at a time with WebAssembly SIMD, in 4 KiB
+  // chunks: a byte above 0x7F in any lane of any block, or in the tail after the last
+  // block, must still reach the full validation.
+  const patch = "@@\n-x\n+y\n";
+  for (const size of [63, 64, 65, 200, 4096, 4161, 8300]) {
+    for (const at of new Set([0, 1, 15, 16, 31, 47, 62, 63, size - 2, size - 1, 4095, 4096, 4097].filter((i) => i >= 0 && i < size - 2))) {
+      for (const bad of [0x80, 0xff, 0xc3]) {
+        const bytes = new Uint8Array(size).fill(0x61);
+        bytes[size - 2] = 0x0a;
+        bytes[size - 1] = 0x78;
+        bytes[at] = bad;
+        throwsV4A(() => apply(bytes, patch), "INVALID_UTF8", (e) => {
+          assert.equal(e.diagnostics.byteOffset, at, `size ${size}, byte ${bad} at ${at}`);
+        });
+      }
+      // A valid two-byte character there is text.
+      const ok = new Uint8Array(size).fill(0x61);
+      ok[size - 2] = 0x0a;
+      ok[size - 1] = 0x78;
+      if (at + 1 < size - 2) {
+        ok[at] = 0xc3;
+        ok[at + 1] = 0xa9;
+        assert.ok(apply(ok, patch).text.endsWith("\ny"), `size ${size}, é at ${at}`);
+      }
+    }
+  }
+});
+
 test("bytes beside a string are still validated", () => {
   // A Uint8Array input beside a string is checked as UTF-8 like any other.
   const bad = new Uint8Array([0x40, 0x40, 0x0a, 0x2d, 0x78, 0x0a, 0x2b, 0xc3, 0x0a]); // "+\xC3" truncated

@@ -92,32 +92,6 @@ pub unsafe extern "C" fn v4a_wasm_is_ascii(ptr: *const u8, len: usize) -> u32 {
     if ptr.is_null() || len == 0 {
         return 1;
     }
-    u32::from(is_ascii(std::slice::from_raw_parts(ptr, len)))
-}
-
-/// `<[u8]>::is_ascii` 64 bytes at a time with WebAssembly SIMD (core's own reads 4).
-#[cfg(target_feature = "simd128")]
-fn is_ascii(bytes: &[u8]) -> bool {
-    use core::arch::wasm32::{u8x16_bitmask, v128, v128_load, v128_or};
-    let chunks = bytes.chunks_exact(64);
-    let rest = chunks.remainder();
-    for chunk in chunks {
-        let p = chunk.as_ptr().cast::<v128>();
-        // SAFETY: `chunk` holds 64 readable bytes, four unaligned 16-byte loads.
-        let any = unsafe {
-            v128_or(
-                v128_or(v128_load(p), v128_load(p.add(1))),
-                v128_or(v128_load(p.add(2)), v128_load(p.add(3))),
-            )
-        };
-        if u8x16_bitmask(any) != 0 {
-            return false;
-        }
-    }
-    rest.is_ascii()
-}
-
-#[cfg(not(target_feature = "simd128"))]
-fn is_ascii(bytes: &[u8]) -> bool {
-    bytes.is_ascii()
+    let bytes = std::slice::from_raw_parts(ptr, len);
+    u32::from(crate::boundary::is_ascii(bytes))
 }
