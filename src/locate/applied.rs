@@ -24,18 +24,21 @@ pub(crate) fn already_applied(
     if !hunk.has_deletions() {
         return Ok(None);
     }
-    let new = new_side(hunk, used);
-    if new.is_empty() {
+    if hunk.lines[..used]
+        .iter()
+        .all(|l| l.kind == LineKind::Delete)
+    {
         return Ok(None);
     }
     let n = index.len();
     // The old side must be nowhere: where it exists (even overlapping another hunk), the hunk
-    // is not applied.
+    // is not applied. Its pattern is freed before the new side's is built.
     let mut old_pattern = Pattern::new(old_side(hunk, used));
     if candidates(index, &mut old_pattern, s.opts, 0..n, budget)?.is_some() {
         return Ok(None);
     }
     drop(old_pattern);
+    let new = new_side(hunk, used);
     let mut ranges: Vec<Range<usize>> = Vec::with_capacity(2);
     match s.anchor {
         Some(a) => {
@@ -48,24 +51,33 @@ pub(crate) fn already_applied(
             }
         }
     }
-    let mut pattern = Pattern::new(new.clone());
+    // The first range where the new side is found decides; its search pattern is freed
+    // before the checks, which build their own (a long hunk's pattern is megabytes).
+    let new_len = new.len();
+    let mut pattern = Pattern::new(new);
+    let mut place = None;
     for range in ranges {
-        let Some((level, found)) = candidates(index, &mut pattern, s.opts, range.clone(), budget)?
-        else {
-            continue;
-        };
+        if let Some((level, found)) =
+            candidates(index, &mut pattern, s.opts, range.clone(), budget)?
+        {
+            place = Some((range, level, found));
+            break;
+        }
+    }
+    drop(pattern);
+    if let Some((range, level, found)) = place {
         if found.len() != 1 {
             return Ok(None);
         }
         let at = found[0];
-        if closer_elsewhere(index, s, used, at, new.len(), range)
-            || removed_lines_near(index, s, used, at, new.len())
+        if closer_elsewhere(index, s, used, at, new_len, range)
+            || removed_lines_near(index, s, used, at, new_len)
         {
             return Ok(None);
         }
         let p = Placement {
             start: at,
-            old_len: new.len(),
+            old_len: new_len,
             used_lines: used,
             level,
             line_levels: Box::default(),
@@ -80,7 +92,7 @@ pub(crate) fn already_applied(
             leans_on_order: false,
             bend: None,
         };
-        return Ok(Some(finish(index, &new, p, s.opts)));
+        return Ok(Some(finish(index, &new_side(hunk, used), p, s.opts)));
     }
     Ok(None)
 }

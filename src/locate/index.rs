@@ -525,6 +525,13 @@ impl<'p> Pattern<'p> {
         }
         slot.as_deref().unwrap_or_default()
     }
+
+    /// Frees the lines normalised at `level` (computed again if asked for): the search moves
+    /// on to a looser level and holds one level's lines at a time (a long pattern's are
+    /// megabytes; at the exact level they only borrow, so they are cheap to make again).
+    fn forget(&mut self, level: Level) {
+        self.normalized[level as usize] = None;
+    }
 }
 
 /// The file's lines with lazily computed per-level line hashes.
@@ -995,6 +1002,7 @@ impl<'a> LineIndex<'a> {
         if max == Level::Exact {
             return Ok(None);
         }
+        pattern.forget(Level::Exact);
         const CLASSIFY_CAP: usize = 256;
         let hits = self.find_windows(pattern, max, range.clone(), CLASSIFY_CAP + 1, budget)?;
         if hits.len() > CLASSIFY_CAP {
