@@ -385,11 +385,25 @@ fn doubt_order(
     let cx = file.hunk_ref(h);
     let p = &placed[h];
     let old = old_side(cx.hunk, p.used_lines);
-    let mut pattern = Pattern::new(old.clone());
-    let mut found = match search::candidates(index, &mut pattern, file.opts, 0..index.len(), budget)
-    {
-        Ok(Some((_, found))) => found,
-        Ok(None) => Vec::new(),
+    let found = if p.context_relaxed {
+        // Where the hunk fits with its context relaxed, in the whole file.
+        let s = Search {
+            cx: &cx,
+            region_start: 0,
+            anchor: None,
+            placed: &placed[..h],
+            ranges: &PlacedRanges::default(),
+            prev_hunk: None,
+            opts: file.opts,
+        };
+        relaxed::fit_starts(index, &s, p.used_lines, budget)
+    } else {
+        let mut pattern = Pattern::new(old.clone());
+        search::candidates(index, &mut pattern, file.opts, 0..index.len(), budget)
+            .map(|c| c.map(|(_, found)| found).unwrap_or_default())
+    };
+    let mut found = match found {
+        Ok(found) => found,
         Err(e) => return e,
     };
     if !found.contains(&p.start) {

@@ -6,7 +6,8 @@
 //! the patch. Nothing is relaxed when the old side fits somewhere as written, with or without
 //! its trailing empty lines; a reading with them lands only when the hunk without them fits no
 //! other place; under an anchor, a window starts in its block or covers its line
-//! ([`search::fuzzy_starts`]).
+//! ([`search::fuzzy_starts`]). A place after the previous hunk that also fits, relaxed, before
+//! it rests on the hunk order, as for a hunk found as written (`leans_on_order`).
 
 use std::ops::Range;
 
@@ -134,15 +135,7 @@ fn place_used(
     used: usize,
     budget: &mut Budget,
 ) -> Result<Relaxed, Error> {
-    let hunk = s.cx.hunk;
-    let old: Vec<OldLine<'_>> = hunk.lines[..used]
-        .iter()
-        .filter(|l| l.kind != LineKind::Add)
-        .map(|l| OldLine {
-            text: l.text.as_str(),
-            deleted: l.kind == LineKind::Delete,
-        })
-        .collect();
+    let old = old_lines(s.cx.hunk, used);
     let m = old.len();
     let n = index.len();
     let limit = max_relaxed(&old);
@@ -181,9 +174,70 @@ fn place_used(
         if fit.start < s.region_start && overlapping_hunk(s.placed, fit.start, m).is_some() {
             return Ok(Relaxed::Nothing);
         }
-        return checked_placement(index, s, &old, used, fit, fits.len(), budget);
+        let Relaxed::Placed(p) = checked_placement(index, s, &old, used, fit, fits.len(), budget)?
+        else {
+            return Ok(Relaxed::Nothing);
+        };
+        // Found after the previous hunk: does the hunk fit, relaxed, before it too?
+        let mut meter = Meter {
+            global: budget,
+            local: Budget::new(allowance),
+        };
+        let leans_on_order = fit.start >= s.region_start
+            && s.region_start > 0
+            && s.anchor.is_none()
+            && fits_before(index, s, &old, limit, &mut meter)?;
+        return Ok(Relaxed::Placed(Placement {
+            leans_on_order,
+            ..p
+        }));
     }
     Ok(Relaxed::Nothing)
+}
+
+/// True when `old` also fits, relaxed, a window that starts before the region (or the search
+/// gave up there): the place after the previous hunk then rests on the patch listing its hunks
+/// in file order ([`Placement::leans_on_order`]), as for a hunk found as written.
+fn fits_before(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    old: &[OldLine<'_>],
+    limit: usize,
+    meter: &mut Meter<'_>,
+) -> Result<bool, Error> {
+    let range = 0..(s.region_start + old.len() - 1).min(index.len());
+    Ok(fits_in(index, s, old, limit, range, meter)?.is_none_or(|fits| !fits.is_empty()))
+}
+
+/// The starts of every window of the file where the first `used` body lines of the hunk fit
+/// with context relaxed (for the message of a relaxed placement that the hunk order no longer
+/// supports).
+pub(crate) fn fit_starts(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    used: usize,
+    budget: &mut Budget,
+) -> Result<Vec<usize>, Error> {
+    let old = old_lines(s.cx.hunk, used);
+    let n = index.len();
+    let mut meter = Meter {
+        global: budget,
+        local: Budget::new(WORK_PER_LINE.saturating_mul((n + old.len()) as u64)),
+    };
+    let fits = fits_in(index, s, &old, max_relaxed(&old), 0..n, &mut meter)?;
+    Ok(fits.unwrap_or_default().iter().map(|f| f.start).collect())
+}
+
+/// The first `used` body lines' old side.
+fn old_lines(hunk: &crate::patch::Hunk, used: usize) -> Vec<OldLine<'_>> {
+    hunk.lines[..used]
+        .iter()
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| OldLine {
+            text: l.text.as_str(),
+            deleted: l.kind == LineKind::Delete,
+        })
+        .collect()
 }
 
 /// The placement of a relaxed `fit` (one of `candidates`), if the checks of an ordinary

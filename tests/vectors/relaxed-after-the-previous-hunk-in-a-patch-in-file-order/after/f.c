@@ -1,0 +1,33 @@
+void a()
+{
+    check(1);
+}
+
+void c()
+{
+    verify(7);
+}
+
+void d()
+{
+    run();
+}
+
+void g()
+{
+    check(44);
+}
+
+void e()
+{
+    check(3);
+}
+
+void added()
+{
+}
+
+void f()
+{
+    run();
+}
