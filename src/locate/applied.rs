@@ -9,7 +9,7 @@ use std::ops::Range;
 use super::diagnose::{closest_region, similarity};
 use super::index::{Budget, LineIndex, Pattern};
 use super::search::{candidates, starts_from, starts_until};
-use super::{finish, new_side, old_side, Placement, Search};
+use super::{finish, new_side, old_side, Level, Placement, Search};
 use crate::error::Error;
 use crate::patch::LineKind;
 
@@ -38,61 +38,71 @@ pub(crate) fn already_applied(
         return Ok(None);
     }
     drop(old_pattern);
-    let new = new_side(hunk, used);
-    let mut ranges: Vec<Range<usize>> = Vec::with_capacity(2);
-    match s.anchor {
-        Some(a) => {
-            ranges.push(starts_from(a, new.len())..(starts_until(index, a) + new.len()).min(n))
-        }
-        None => {
-            ranges.push(s.region_start..n);
-            if s.region_start > 0 {
-                ranges.push(0..n);
-            }
-        }
+    let Some((range, level, found)) = new_side_found(index, s, used, budget)? else {
+        return Ok(None);
+    };
+    let new_len = s.cx.hunk.lines[..used]
+        .iter()
+        .filter(|l| l.kind != LineKind::Delete)
+        .count();
+    let [at] = found[..] else {
+        return Ok(None);
+    };
+    if closer_elsewhere(index, s, used, at, new_len, range)
+        || removed_lines_near(index, s, used, at, new_len)
+    {
+        return Ok(None);
     }
-    // The first range where the new side is found decides; its search pattern is freed
-    // before the checks, which build their own (a long hunk's pattern is megabytes).
-    let new_len = new.len();
+    let p = Placement {
+        start: at,
+        old_len: new_len,
+        used_lines: used,
+        level,
+        line_levels: Box::default(),
+        fuzz: level.fuzz() + s.anchor.map_or(0, |a| a.fuzz),
+        candidates: 1,
+        // Reported as applied only: where it was found does not matter to the caller.
+        out_of_order: false,
+        end_of_file: false,
+        already_applied: true,
+        anchor_ignored: false,
+        context_relaxed: false,
+        leans_on_order: false,
+        bend: None,
+    };
+    Ok(Some(finish(index, &new_side(hunk, used), p, s.opts)))
+}
+
+/// A range searched, the level that found candidates there, and the candidates.
+type Found = (Range<usize>, Level, Vec<usize>);
+
+/// Where the new side of the first `used` body lines is found where the old side would have
+/// been searched: the anchor's block, else the region, then the whole file. The first range
+/// with candidates decides: (that range, the level, the candidates). The search pattern is
+/// freed before the checks that follow, which build their own (a long hunk's is megabytes).
+fn new_side_found(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    used: usize,
+    budget: &mut Budget,
+) -> Result<Option<Found>, Error> {
+    let n = index.len();
+    let new = new_side(s.cx.hunk, used);
+    let (first, second) = match s.anchor {
+        Some(a) => (
+            starts_from(a, new.len())..(starts_until(index, a) + new.len()).min(n),
+            None,
+        ),
+        None if s.region_start > 0 => (s.region_start..n, Some(0..n)),
+        None => (0..n, None),
+    };
     let mut pattern = Pattern::new(new);
-    let mut place = None;
-    for range in ranges {
+    for range in std::iter::once(first).chain(second) {
         if let Some((level, found)) =
             candidates(index, &mut pattern, s.opts, range.clone(), budget)?
         {
-            place = Some((range, level, found));
-            break;
+            return Ok(Some((range, level, found)));
         }
-    }
-    drop(pattern);
-    if let Some((range, level, found)) = place {
-        if found.len() != 1 {
-            return Ok(None);
-        }
-        let at = found[0];
-        if closer_elsewhere(index, s, used, at, new_len, range)
-            || removed_lines_near(index, s, used, at, new_len)
-        {
-            return Ok(None);
-        }
-        let p = Placement {
-            start: at,
-            old_len: new_len,
-            used_lines: used,
-            level,
-            line_levels: Box::default(),
-            fuzz: level.fuzz() + s.anchor.map_or(0, |a| a.fuzz),
-            candidates: 1,
-            // Reported as applied only: where it was found does not matter to the caller.
-            out_of_order: false,
-            end_of_file: false,
-            already_applied: true,
-            anchor_ignored: false,
-            context_relaxed: false,
-            leans_on_order: false,
-            bend: None,
-        };
-        return Ok(Some(finish(index, &new_side(hunk, used), p, s.opts)));
     }
     Ok(None)
 }

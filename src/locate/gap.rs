@@ -24,6 +24,8 @@
 //! no looser reading lands in its place. A reading with the trailing empty lines lands only
 //! when the hunk without them fits no other place. Under an anchor, a window starts in the
 //! anchor's block or covers the anchor's line ([`search::fuzzy_starts`]), never past the block.
+//! A place after the previous hunk where the hunk also fits, with lines left out, before that
+//! hunk rests on the hunk order, as for a hunk found as written (`leans_on_order`).
 
 use std::ops::Range;
 
@@ -269,6 +271,7 @@ fn place_extra(
         None => (0..n, None),
     };
     let allowance = WORK_PER_LINE.saturating_mul((n + m) as u64);
+    let after_previous = second.is_some();
     for range in std::iter::once(first).chain(second) {
         let mut meter = Meter {
             global: budget,
@@ -301,9 +304,58 @@ fn place_extra(
                 }
             },
         };
-        return checked_placement(index, s, old, used, (fit, gap_body), fits.len(), budget);
+        let placed = checked_placement(index, s, old, used, (fit, gap_body), fits.len(), budget)?;
+        let Gap::Placed(p) = placed else {
+            return Ok(placed);
+        };
+        let leans_on_order = after_previous
+            && fit.start >= s.region_start
+            && fits_before(index, s, old, extra, allowance, budget)?;
+        return Ok(Gap::Placed(Placement {
+            leans_on_order,
+            ..p
+        }));
     }
     Ok(Gap::Nothing)
+}
+
+/// True when `old` also fits, with `extra` file lines left out, a window that starts before
+/// the region (or the search gave up there): a place after the previous hunk then rests on the
+/// patch listing its hunks in file order ([`Placement::leans_on_order`]).
+fn fits_before(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    old: &[OldLine<'_>],
+    extra: usize,
+    allowance: u64,
+    budget: &mut Budget,
+) -> Result<bool, Error> {
+    let mut meter = Meter {
+        global: budget,
+        local: Budget::new(allowance),
+    };
+    let before = 0..(s.region_start + old.len() + extra - 1).min(index.len());
+    Ok(fits_in(index, s, old, before, extra, &mut meter)?.is_none_or(|fits| !fits.is_empty()))
+}
+
+/// The starts of every window of the file where the first `used` body lines of the hunk fit
+/// with `extra` file lines left out (for the message of a placement that the hunk order no
+/// longer supports).
+pub(crate) fn fit_starts(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    used: usize,
+    extra: usize,
+    budget: &mut Budget,
+) -> Result<Vec<usize>, Error> {
+    let old = old_lines(s.cx.hunk, used);
+    let n = index.len();
+    let mut meter = Meter {
+        global: budget,
+        local: Budget::new(WORK_PER_LINE.saturating_mul((n + old.len()) as u64)),
+    };
+    let fits = fits_in(index, s, &old, 0..n, extra, &mut meter)?;
+    Ok(fits.unwrap_or_default().iter().map(|f| f.start).collect())
 }
 
 /// The old side of the first `used` body lines.

@@ -386,7 +386,8 @@ fn doubt_order(
     let p = &placed[h];
     let old = old_side(cx.hunk, p.used_lines);
     let found = if p.context_relaxed {
-        // Where the hunk fits with its context relaxed, in the whole file.
+        // Where the hunk fits by the same reading (lines left out, or its context relaxed),
+        // in the whole file.
         let s = Search {
             cx: &cx,
             region_start: 0,
@@ -396,7 +397,13 @@ fn doubt_order(
             prev_hunk: None,
             opts: file.opts,
         };
-        relaxed::fit_starts(index, &s, p.used_lines, budget)
+        match p.gap() {
+            Some(_) => {
+                let extra = p.old_len.saturating_sub(old.len());
+                gap::fit_starts(index, &s, p.used_lines, extra, budget)
+            }
+            None => relaxed::fit_starts(index, &s, p.used_lines, budget),
+        }
     } else {
         let mut pattern = Pattern::new(old.clone());
         search::candidates(index, &mut pattern, file.opts, 0..index.len(), budget)

@@ -1,0 +1,23 @@
+void a()
+{
+    check(1);
+}
+
+void c()
+{
+    check(3);
+    step_c();
+    done();
+}
+
+void g()
+{
+    check(44);
+}
+
+void e()
+{
+    check(3);
+    step_e();
+    finish();
+}
