@@ -24,8 +24,9 @@
 //! no looser reading lands in its place. A reading with the trailing empty lines lands only
 //! when the hunk without them fits no other place. Under an anchor, a window starts in the
 //! anchor's block or covers the anchor's line ([`search::fuzzy_starts`]), never past the block.
-//! A place after the previous hunk where the hunk also fits, with lines left out, before that
-//! hunk rests on the hunk order, as for a hunk found as written (`leans_on_order`).
+//! A place after the previous hunk is ambiguous when the hunk also fits, with lines left out,
+//! before that hunk: for a loose reading the order of the hunks is no evidence
+//! ([`search::loose_after_previous`]).
 
 use std::ops::Range;
 
@@ -271,7 +272,6 @@ fn place_extra(
         None => (0..n, None),
     };
     let allowance = WORK_PER_LINE.saturating_mul((n + m) as u64);
-    let after_previous = second.is_some();
     for range in std::iter::once(first).chain(second) {
         let mut meter = Meter {
             global: budget,
@@ -304,24 +304,27 @@ fn place_extra(
                 }
             },
         };
-        let placed = checked_placement(index, s, old, used, (fit, gap_body), fits.len(), budget)?;
-        let Gap::Placed(p) = placed else {
-            return Ok(placed);
-        };
-        let leans_on_order = after_previous
+        // Found after the previous hunk: a loose reading that fits before it too has two
+        // places, and the order of the hunks does not choose between them.
+        if !everywhere
             && fit.start >= s.region_start
-            && fits_before(index, s, old, extra, allowance, budget)?;
-        return Ok(Gap::Placed(Placement {
-            leans_on_order,
-            ..p
-        }));
+            && search::loose_after_previous(index, s, budget)?
+        {
+            match fits_before(index, s, old, extra, allowance, budget)? {
+                None => return Ok(Gap::Refused(fit.start)),
+                Some(before) if !before.is_empty() => {
+                    return Ok(Gap::Ambiguous(with_start(before, fit.start), w))
+                }
+                Some(_) => {}
+            }
+        }
+        return checked_placement(index, s, old, used, (fit, gap_body), fits.len(), budget);
     }
     Ok(Gap::Nothing)
 }
 
-/// True when `old` also fits, with `extra` file lines left out, a window that starts before
-/// the region (or the search gave up there): a place after the previous hunk then rests on the
-/// patch listing its hunks in file order ([`Placement::leans_on_order`]).
+/// The starts of the windows before the region where `old` also fits with `extra` file lines
+/// left out; `None` when the search gave up.
 fn fits_before(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
@@ -329,33 +332,14 @@ fn fits_before(
     extra: usize,
     allowance: u64,
     budget: &mut Budget,
-) -> Result<bool, Error> {
+) -> Result<Option<Vec<usize>>, Error> {
     let mut meter = Meter {
         global: budget,
         local: Budget::new(allowance),
     };
     let before = 0..(s.region_start + old.len() + extra - 1).min(index.len());
-    Ok(fits_in(index, s, old, before, extra, &mut meter)?.is_none_or(|fits| !fits.is_empty()))
-}
-
-/// The starts of every window of the file where the first `used` body lines of the hunk fit
-/// with `extra` file lines left out (for the message of a placement that the hunk order no
-/// longer supports).
-pub(crate) fn fit_starts(
-    index: &mut LineIndex<'_>,
-    s: &Search<'_, '_>,
-    used: usize,
-    extra: usize,
-    budget: &mut Budget,
-) -> Result<Vec<usize>, Error> {
-    let old = old_lines(s.cx.hunk, used);
-    let n = index.len();
-    let mut meter = Meter {
-        global: budget,
-        local: Budget::new(WORK_PER_LINE.saturating_mul((n + old.len()) as u64)),
-    };
-    let fits = fits_in(index, s, &old, 0..n, extra, &mut meter)?;
-    Ok(fits.unwrap_or_default().iter().map(|f| f.start).collect())
+    let fits = fits_in(index, s, old, before, extra, &mut meter)?;
+    Ok(fits.map(|fits| fits.iter().map(|f| f.start).collect()))
 }
 
 /// The old side of the first `used` body lines.

@@ -385,32 +385,11 @@ fn doubt_order(
     let cx = file.hunk_ref(h);
     let p = &placed[h];
     let old = old_side(cx.hunk, p.used_lines);
-    let found = if p.context_relaxed {
-        // Where the hunk fits by the same reading (lines left out, or its context relaxed),
-        // in the whole file.
-        let s = Search {
-            cx: &cx,
-            region_start: 0,
-            anchor: None,
-            placed: &placed[..h],
-            ranges: &PlacedRanges::default(),
-            prev_hunk: None,
-            opts: file.opts,
-        };
-        match p.gap() {
-            Some(_) => {
-                let extra = p.old_len.saturating_sub(old.len());
-                gap::fit_starts(index, &s, p.used_lines, extra, budget)
-            }
-            None => relaxed::fit_starts(index, &s, p.used_lines, budget),
-        }
-    } else {
-        let mut pattern = Pattern::new(old.clone());
-        search::candidates(index, &mut pattern, file.opts, 0..index.len(), budget)
-            .map(|c| c.map(|(_, found)| found).unwrap_or_default())
-    };
-    let mut found = match found {
-        Ok(found) => found,
+    let mut pattern = Pattern::new(old.clone());
+    let mut found = match search::candidates(index, &mut pattern, file.opts, 0..index.len(), budget)
+    {
+        Ok(Some((_, found))) => found,
+        Ok(None) => Vec::new(),
         Err(e) => return e,
     };
     if !found.contains(&p.start) {

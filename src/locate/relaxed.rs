@@ -6,8 +6,9 @@
 //! the patch. Nothing is relaxed when the old side fits somewhere as written, with or without
 //! its trailing empty lines; a reading with them lands only when the hunk without them fits no
 //! other place; under an anchor, a window starts in its block or covers its line
-//! ([`search::fuzzy_starts`]). A place after the previous hunk that also fits, relaxed, before
-//! it rests on the hunk order, as for a hunk found as written (`leans_on_order`).
+//! ([`search::fuzzy_starts`]). A place after the previous hunk is ambiguous when the hunk also
+//! fits, relaxed, before that hunk: for a loose reading the order of the hunks is no evidence
+//! ([`search::loose_after_previous`]).
 
 use std::ops::Range;
 
@@ -174,58 +175,38 @@ fn place_used(
         if fit.start < s.region_start && overlapping_hunk(s.placed, fit.start, m).is_some() {
             return Ok(Relaxed::Nothing);
         }
-        let Relaxed::Placed(p) = checked_placement(index, s, &old, used, fit, fits.len(), budget)?
-        else {
-            return Ok(Relaxed::Nothing);
-        };
-        // Found after the previous hunk: does the hunk fit, relaxed, before it too?
-        let mut meter = Meter {
-            global: budget,
-            local: Budget::new(allowance),
-        };
-        let leans_on_order = fit.start >= s.region_start
-            && s.region_start > 0
-            && s.anchor.is_none()
-            && fits_before(index, s, &old, limit, &mut meter)?;
-        return Ok(Relaxed::Placed(Placement {
-            leans_on_order,
-            ..p
-        }));
+        // Found after the previous hunk: a loose reading that fits before it too has two
+        // places, and the order of the hunks does not choose between them.
+        if fit.start >= s.region_start && search::loose_after_previous(index, s, budget)? {
+            let mut meter = Meter {
+                global: budget,
+                local: Budget::new(allowance),
+            };
+            match fits_before(index, s, &old, limit, &mut meter)? {
+                None => return Ok(Relaxed::Nothing),
+                Some(before) if !before.is_empty() => {
+                    return Ok(Relaxed::Ambiguous(with_start(before, fit.start), m))
+                }
+                Some(_) => {}
+            }
+        }
+        return checked_placement(index, s, &old, used, fit, fits.len(), budget);
     }
     Ok(Relaxed::Nothing)
 }
 
-/// True when `old` also fits, relaxed, a window that starts before the region (or the search
-/// gave up there): the place after the previous hunk then rests on the patch listing its hunks
-/// in file order ([`Placement::leans_on_order`]), as for a hunk found as written.
+/// The starts of the windows before the region where `old` also fits, relaxed; `None` when
+/// the search gave up.
 fn fits_before(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
     old: &[OldLine<'_>],
     limit: usize,
     meter: &mut Meter<'_>,
-) -> Result<bool, Error> {
+) -> Result<Option<Vec<usize>>, Error> {
     let range = 0..(s.region_start + old.len() - 1).min(index.len());
-    Ok(fits_in(index, s, old, limit, range, meter)?.is_none_or(|fits| !fits.is_empty()))
-}
-
-/// The starts of every window of the file where the first `used` body lines of the hunk fit
-/// with context relaxed (for the message of a relaxed placement that the hunk order no longer
-/// supports).
-pub(crate) fn fit_starts(
-    index: &mut LineIndex<'_>,
-    s: &Search<'_, '_>,
-    used: usize,
-    budget: &mut Budget,
-) -> Result<Vec<usize>, Error> {
-    let old = old_lines(s.cx.hunk, used);
-    let n = index.len();
-    let mut meter = Meter {
-        global: budget,
-        local: Budget::new(WORK_PER_LINE.saturating_mul((n + old.len()) as u64)),
-    };
-    let fits = fits_in(index, s, &old, max_relaxed(&old), 0..n, &mut meter)?;
-    Ok(fits.unwrap_or_default().iter().map(|f| f.start).collect())
+    let fits = fits_in(index, s, old, limit, range, meter)?;
+    Ok(fits.map(|fits| fits.iter().map(|f| f.start).collect()))
 }
 
 /// The first `used` body lines' old side.

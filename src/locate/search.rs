@@ -108,6 +108,41 @@ pub(crate) fn starts_until(index: &LineIndex<'_>, a: &AnchorMatch) -> usize {
         .unwrap_or(n - 1)
 }
 
+/// True when a loose reading (relaxed context, lines left out) found after the previous hunk
+/// rests on the hunk order, so that the same reading fitting before that hunk makes it
+/// ambiguous: there is a previous hunk, and the hunk has no anchor, or its outermost anchor was
+/// taken after that hunk while a copy of the anchor's line (at any level allowed, as a whole
+/// line or a prefix) also lies before it.
+pub(crate) fn loose_after_previous(
+    index: &mut LineIndex<'_>,
+    s: &Search<'_, '_>,
+    budget: &mut Budget,
+) -> Result<bool, Error> {
+    if s.region_start == 0 || s.opts.first_match {
+        return Ok(false);
+    }
+    let (Some(a), Some(outer)) = (s.anchor, s.cx.hunk.anchors.first()) else {
+        return Ok(s.anchor.is_none());
+    };
+    if a.line < s.region_start {
+        return Ok(false);
+    }
+    for prefix in [false, true] {
+        let copies = index.find_line(
+            &outer.text,
+            s.opts.max_level,
+            prefix,
+            0..s.region_start,
+            1,
+            budget,
+        )?;
+        if !copies.is_empty() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// The file lines where a fuzzy reading of a hunk under anchor `a` (context relaxed, a line
 /// left out, one the file lost) may lie, for windows of `w` lines: from [`starts_from`], and
 /// starting at the block's last line at the latest. The change of such a reading is inside
