@@ -110,9 +110,9 @@ pub(crate) fn starts_until(index: &LineIndex<'_>, a: &AnchorMatch) -> usize {
 
 /// True when a loose reading (relaxed context, lines left out) found after the previous hunk
 /// rests on the hunk order, so that the same reading fitting before that hunk makes it
-/// ambiguous: there is a previous hunk, and the hunk has no anchor, or its outermost anchor was
-/// taken after that hunk while a copy of the anchor's line (at any level allowed, as a whole
-/// line or a prefix) also lies before it.
+/// ambiguous: there is a previous hunk, and the hunk has no anchor, or its (innermost) anchor
+/// line was taken after that hunk while a copy of its outermost anchor's line (at any level
+/// allowed, as a whole line or a prefix) lies before it.
 pub(crate) fn loose_after_previous(
     index: &mut LineIndex<'_>,
     s: &Search<'_, '_>,
