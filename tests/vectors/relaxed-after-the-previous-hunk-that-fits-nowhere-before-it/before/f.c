@@ -1,0 +1,19 @@
+void d()
+{
+    run();
+}
+
+void g()
+{
+    check(4);
+}
+
+void e()
+{
+    check(3);
+}
+
+void f()
+{
+    run();
+}
